@@ -1,0 +1,192 @@
+//! The `grundy` command: who wins a sum of impartial games, and how.
+//!
+//! This crate only reads arguments and prints; every rule of every game lives in
+//! the `grundy` library.
+
+mod output;
+
+use clap::{Parser, Subcommand};
+use grundy::family::{parse_heap, Settings};
+use grundy::solve::DEFAULT_MAX_STATES;
+use grundy::{spec, Error};
+use std::io::Write;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "grundy",
+    version,
+    about = "Sprague-Grundy values, winners and winning moves of impartial games",
+    after_help = "Run `grundy games` for every family of games and its syntax."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args)]
+struct Limits {
+    /// The most positions to tabulate or remember before giving up.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES)]
+    max_states: usize,
+}
+
+impl Limits {
+    fn settings(&self) -> Settings {
+        Settings {
+            max_states: self.max_states,
+        }
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Values, nim-sum, winner and every winning move of a sum of games.
+    Value {
+        /// The sum: a game, its positions, then `+` and more games and positions.
+        #[arg(
+            required = true,
+            allow_negative_numbers = true,
+            value_name = "GAME POS... [+ GAME POS...]"
+        )]
+        sum: Vec<String>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// List at most this many winning moves.
+        #[arg(long, value_name = "N", default_value_t = 1000)]
+        max_moves: usize,
+        #[command(flatten)]
+        limits: Limits,
+    },
+    /// The Grundy values of heaps FROM..=TO of a heap game.
+    Seq {
+        /// The game, e.g. `sub:1,2,3` or `0.07`.
+        game: String,
+        /// The first heap (default 0).
+        #[arg(long, value_name = "A", default_value = "0", allow_negative_numbers = true)]
+        from: String,
+        /// The last heap.
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        to: String,
+        /// Print `{"from":..,"to":..,"values":[...]}`.
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// Print `n,grundy` lines.
+        #[arg(long)]
+        csv: bool,
+        #[command(flatten)]
+        limits: Limits,
+    },
+    /// Every family of games, with its syntax and an example.
+    Games,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                let _ = e.print();
+                return ExitCode::from(2);
+            }
+            // One line, as every other error: clap's first line says what is wrong.
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            eprintln!("{first} (see `grundy --help`)");
+            return ExitCode::from(2);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let result = run(cli.command, &mut out).and_then(|()| out.flush().map_err(io_error));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
+        Err(Failure::Grundy(e)) => {
+            output::report_error(&e);
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Why a command stopped: a user-facing error, or a reader that went away.
+enum Failure {
+    Grundy(Error),
+    BrokenPipe,
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        Failure::Grundy(e)
+    }
+}
+
+fn io_error(e: std::io::Error) -> Failure {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        Failure::BrokenPipe
+    } else {
+        Failure::Grundy(Error::Io(format!("cannot write output: {e}")))
+    }
+}
+
+fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
+    match command {
+        Command::Value {
+            sum,
+            json,
+            max_moves,
+            limits,
+        } => {
+            let mut sum = spec::parse_sum(&sum, limits.settings())?;
+            let analysis = sum.analyze(max_moves)?;
+            if json {
+                output::value_json(out, &sum, &analysis)
+            } else {
+                output::value_text(out, &sum, &analysis)
+            }
+            .map_err(io_error)
+        }
+        Command::Seq {
+            game,
+            from,
+            to,
+            json,
+            csv,
+            limits,
+        } => {
+            let from = heap_bound(&from, "--from")?;
+            let to = heap_bound(&to, "--to")?;
+            if from > to {
+                return Err(Error::invalid(format!("--from {from} is after --to {to}: nothing to list")).into());
+            }
+            let mut family = spec::parse_game(&game, limits.settings())?;
+            let format = if json {
+                output::SeqFormat::Json
+            } else if csv {
+                output::SeqFormat::Csv
+            } else {
+                output::SeqFormat::Text
+            };
+            output::sequence(out, family.as_mut(), from, to, format)
+        }
+        Command::Games => output::games(out).map_err(io_error),
+    }
+}
+
+fn heap_bound(text: &str, flag: &str) -> Result<u64, Error> {
+    let n = parse_heap(text).map_err(|e| match e {
+        Error::Syntax { message, input, column } => Error::Syntax {
+            message: format!("{flag}: {message}"),
+            input,
+            column,
+        },
+        other => other,
+    })?;
+    u64::try_from(&n).map_err(|_| Error::TooLarge(format!("{flag} {n} is beyond 2^64")))
+}

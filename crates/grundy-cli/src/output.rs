@@ -1,0 +1,192 @@
+//! Printing results as text, JSON and CSV, and errors as one clear line.
+
+use crate::{io_error, Failure};
+use grundy::sum::{Analysis, Sum};
+use grundy::{spec, Error, Value};
+use serde_json::{json, Value as Json};
+use std::io::{self, Write};
+
+/// Prints an error on stderr: one line, and a caret line under the offending
+/// character when the error knows where it is.
+pub fn report_error(error: &Error) {
+    let line = format!("error: {error}");
+    match error {
+        Error::Syntax {
+            input,
+            column: Some(column),
+            ..
+        } if !input.is_empty() => {
+            let head = format!("{line}: ");
+            eprintln!("{head}{input}");
+            let pad = head.chars().count() + column;
+            eprintln!("{}^", " ".repeat(pad));
+        }
+        Error::Syntax { input, .. } if !input.is_empty() => eprintln!("{line}: {input}"),
+        _ => eprintln!("{line}"),
+    }
+}
+
+/// A value as JSON: a number when it fits, else a string ("2^90" digits, "inf(0,2)").
+pub fn json_value(value: &Value) -> Json {
+    match value.as_u64() {
+        Some(n) => json!(n),
+        None => json!(value.to_string()),
+    }
+}
+
+fn outcome(analysis: &Analysis) -> &'static str {
+    match analysis.winner {
+        grundy::sum::Winner::First => "first player wins",
+        grundy::sum::Winner::Second => "second player wins",
+        grundy::sum::Winner::Draw => "draw",
+    }
+}
+
+fn show_parts(parts: &[String]) -> String {
+    if parts.is_empty() {
+        "(nothing)".to_string()
+    } else {
+        parts.join(" + ")
+    }
+}
+
+/// `grundy value` as text.
+pub fn value_text(out: &mut impl Write, sum: &Sum, analysis: &Analysis) -> io::Result<()> {
+    let components = sum.components();
+    let labels: Vec<String> = components
+        .iter()
+        .map(|c| format!("{} {}", sum.family(c.family).spec(), c.position))
+        .collect();
+    let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    for (index, (label, value)) in labels.iter().zip(&analysis.values).enumerate() {
+        writeln!(out, "{:>3}. {label:<width$}  grundy {value}", index + 1)?;
+    }
+    writeln!(out, "nim-sum {}: {}", analysis.nim_sum, outcome(analysis))?;
+    let count = analysis.winning_moves.len();
+    match (analysis.winner, count) {
+        (grundy::sum::Winner::Second, _) => {
+            writeln!(out, "no winning move: every move leaves a non-zero nim-sum")?
+        }
+        (_, 0) => {}
+        _ => {
+            let more = if analysis.truncated { " (list cut short; raise --max-moves)" } else { "" };
+            let noun = if count == 1 { "move" } else { "moves" };
+            writeln!(out, "{count} winning {noun}{more}:")?;
+            for m in &analysis.winning_moves {
+                writeln!(
+                    out,
+                    "  {}. {}: {} -> {}",
+                    m.component + 1,
+                    sum.family(components[m.component].family).spec(),
+                    m.from,
+                    show_parts(&m.to)
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `grundy value --json`.
+pub fn value_json_object(sum: &Sum, analysis: &Analysis) -> Json {
+    let components: Vec<Json> = sum
+        .components()
+        .iter()
+        .zip(&analysis.values)
+        .map(|(c, v)| {
+            json!({
+                "game": sum.family(c.family).spec(),
+                "position": c.position,
+                "grundy": json_value(v),
+            })
+        })
+        .collect();
+    let moves: Vec<Json> = analysis
+        .winning_moves
+        .iter()
+        .map(|m| json!({"component": m.component, "from": m.from, "to": m.to}))
+        .collect();
+    json!({
+        "components": components,
+        "nim_sum": json_value(&analysis.nim_sum),
+        "winner": analysis.winner.as_str(),
+        "winning_moves": moves,
+        "winning_moves_truncated": analysis.truncated,
+    })
+}
+
+/// `grundy value --json`, printed.
+pub fn value_json(out: &mut impl Write, sum: &Sum, analysis: &Analysis) -> io::Result<()> {
+    writeln!(out, "{}", value_json_object(sum, analysis))
+}
+
+/// How `grundy seq` prints.
+pub enum SeqFormat {
+    Text,
+    Json,
+    Csv,
+}
+
+/// `grundy seq`, streamed: values are written as they are produced.
+pub fn sequence(
+    out: &mut impl Write,
+    family: &mut dyn grundy::family::Family,
+    from: u64,
+    to: u64,
+    format: SeqFormat,
+) -> Result<(), Failure> {
+    let mut write_error = None;
+    let mut first = true;
+    let io = |r: io::Result<()>, slot: &mut Option<io::Error>| -> grundy::Result<()> {
+        r.map_err(|e| {
+            *slot = Some(e);
+            Error::Io("output closed".into())
+        })
+    };
+    match format {
+        SeqFormat::Json => io(write!(out, "{{\"from\":{from},\"to\":{to},\"values\":["), &mut write_error),
+        SeqFormat::Csv => io(writeln!(out, "n,grundy"), &mut write_error),
+        SeqFormat::Text => Ok(()),
+    }
+    .map_err(|_| io_error(write_error.take().expect("set on error")))?;
+    let result = family.sequence(from, to, &mut |n, value| {
+        let r = match format {
+            SeqFormat::Json => {
+                let sep = if first { "" } else { "," };
+                write!(out, "{sep}{}", json_value(value))
+            }
+            SeqFormat::Csv => writeln!(out, "{n},{value}"),
+            // Rows of ten, each led by its first heap, as printed in the literature.
+            SeqFormat::Text if (n - from) % 10 == 0 => {
+                let lead = if first { "" } else { "\n" };
+                write!(out, "{lead}{n:>8}: {value}")
+            }
+            SeqFormat::Text => write!(out, " {value}"),
+        };
+        first = false;
+        io(r, &mut write_error)
+    });
+    if let Some(e) = write_error {
+        return Err(io_error(e));
+    }
+    result?;
+    match format {
+        SeqFormat::Json => writeln!(out, "]}}"),
+        SeqFormat::Csv => Ok(()),
+        SeqFormat::Text => writeln!(out),
+    }
+    .map_err(io_error)
+}
+
+/// `grundy games`.
+pub fn games(out: &mut impl Write) -> io::Result<()> {
+    writeln!(out, "Families of games (GAME), their positions (POS) and an example:")?;
+    writeln!(out)?;
+    for info in spec::FAMILIES {
+        writeln!(out, "  {:<14} POS {:<8} {}", info.syntax, info.position, info.about)?;
+        writeln!(out, "  {:<14}              e.g. grundy value {}", "", info.example)?;
+    }
+    writeln!(out)?;
+    writeln!(out, "Sum games of any families with `+`: grundy value nim 5 + sub:1,2,3 7")?;
+    Ok(())
+}

@@ -1,0 +1,7 @@
+//! The built-in families, one file each. Each file defines the game's rules;
+//! [`crate::spec`] reads the text that names it.
+
+pub mod divide;
+pub mod nim;
+pub mod powers;
+pub mod subtraction;

@@ -1,0 +1,87 @@
+//! Nim: take any positive number of stones from a heap. A heap of n has value n
+//! (Bouton, 1901), so heaps of any size are answered without search.
+
+use crate::error::Result;
+use crate::family::{parse_heap, Family, Move};
+use crate::nimber::Value;
+use num_bigint::BigUint;
+
+/// Heaps from which any positive number may be taken.
+#[derive(Debug, Default, Clone)]
+pub struct Nim {
+    spec: String,
+}
+
+/// The most moves [`Nim::moves`] lists before asking for a smaller heap.
+const MAX_LISTED_MOVES: u64 = 10_000_000;
+
+impl Nim {
+    /// Nim under the name `spec` (`nim`, or `northcott` for its columns).
+    pub fn new(spec: impl Into<String>) -> Self {
+        Nim { spec: spec.into() }
+    }
+}
+
+impl Family for Nim {
+    fn spec(&self) -> String {
+        self.spec.clone()
+    }
+
+    fn normalize(&self, position: &str) -> Result<String> {
+        Ok(parse_heap(position)?.to_string())
+    }
+
+    fn value(&mut self, position: &str) -> Result<Value> {
+        Ok(Value::Finite(parse_heap(position)?))
+    }
+
+    fn moves(&mut self, position: &str) -> Result<Vec<Move>> {
+        let n = parse_heap(position)?;
+        let n = u64::try_from(&n)
+            .ok()
+            .filter(|n| *n <= MAX_LISTED_MOVES)
+            .ok_or_else(|| {
+                crate::Error::TooLarge(format!(
+                    "a heap of {n} has too many moves to list one by one"
+                ))
+            })?;
+        Ok((0..n)
+            .rev()
+            .map(|m| Move {
+                to: if m == 0 { vec![] } else { vec![m.to_string()] },
+                value: Value::finite(m),
+            })
+            .collect())
+    }
+
+    fn moves_to(&mut self, position: &str, target: &Value, limit: usize) -> Result<Vec<Move>> {
+        let n = parse_heap(position)?;
+        Ok(match target {
+            Value::Finite(t) if *t < n && limit > 0 => vec![Move {
+                to: if *t == BigUint::default() {
+                    vec![]
+                } else {
+                    vec![t.to_string()]
+                },
+                value: target.clone(),
+            }],
+            _ => vec![],
+        })
+    }
+
+    fn is_heap_game(&self) -> bool {
+        true
+    }
+
+    fn sequence(
+        &mut self,
+        from: u64,
+        to: u64,
+        sink: &mut dyn FnMut(u64, &Value) -> Result<()>,
+    ) -> Result<()> {
+        for n in from..=to {
+            sink(n, &Value::finite(n))?;
+        }
+        Ok(())
+    }
+}

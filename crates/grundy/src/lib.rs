@@ -1,0 +1,25 @@
+//! grundy: impartial combinatorial games under the Sprague-Grundy theorem.
+//!
+//! Every impartial game under normal play is equivalent to a Nim heap whose
+//! size is its Grundy value, the mex of its options' values; a sum of games is
+//! a first-player win exactly when the XOR of its components' values is not
+//! zero. This crate computes those values for many families of games, adds them
+//! up, and names every winning move.
+//!
+//! - [`game::Game`] describes a game by its moves; [`solve::Solver`] finds values
+//!   with a sparse memo, [`heap::HeapTable`] with a dense table for heap games.
+//! - [`family::Family`] is the uniform, text-based face of a family; [`spec`]
+//!   reads family names, and [`sum::Sum`] analyses sums across families.
+
+pub mod error;
+pub mod family;
+pub mod game;
+pub mod games;
+pub mod heap;
+pub mod nimber;
+pub mod solve;
+pub mod spec;
+pub mod sum;
+
+pub use error::{Error, Result};
+pub use nimber::Value;

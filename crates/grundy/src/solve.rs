@@ -1,0 +1,296 @@
+//! The memoised solver: Grundy values of positions of any [`Game`], found by an
+//! iterative depth-first search that visits only the positions reachable from
+//! the one asked about.
+//!
+//! The search keeps its own stack, so a game a million moves deep does not
+//! overflow the thread's stack; it marks positions that are on the stack, so a
+//! move graph with a cycle is reported (with the positions on the cycle) instead
+//! of looping; and it counts memo entries against a state budget, so a runaway
+//! search ends with a clear error instead of exhausting memory.
+
+use crate::game::{Game, Parts};
+use crate::nimber::Mex;
+use rustc_hash::FxHashMap;
+
+/// Default number of positions a solver may remember before it gives up.
+pub const DEFAULT_MAX_STATES: usize = 50_000_000;
+
+/// Why a search stopped without a value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SolveError<P> {
+    /// The positions of a cycle, in move order, the first repeated at the end.
+    Cycle(Vec<P>),
+    /// The memo reached this many positions.
+    Budget(usize),
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Entry {
+    Done(u64),
+    /// On the search stack at this depth: reaching it again closes a cycle.
+    OnStack(usize),
+}
+
+struct Frame<P> {
+    position: P,
+    /// Each option as the canonical components it leaves.
+    options: Vec<Parts<P>>,
+    option: usize,
+    part: usize,
+}
+
+/// A memoised Grundy-value solver for one game.
+pub struct Solver<G: Game> {
+    game: G,
+    memo: FxHashMap<G::Position, Entry>,
+    max_states: usize,
+    mex: Mex,
+    buffer: Vec<Parts<G::Position>>,
+}
+
+impl<G: Game> Solver<G> {
+    /// A solver with the default state budget.
+    pub fn new(game: G) -> Self {
+        Self::with_max_states(game, DEFAULT_MAX_STATES)
+    }
+
+    /// A solver that gives up after remembering `max_states` positions.
+    pub fn with_max_states(game: G, max_states: usize) -> Self {
+        Solver {
+            game,
+            memo: FxHashMap::default(),
+            max_states: max_states.max(1),
+            mex: Mex::new(),
+            buffer: Vec::new(),
+        }
+    }
+
+    /// The game being solved.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// How many positions have been solved so far.
+    pub fn solved(&self) -> usize {
+        self.memo.len()
+    }
+
+    /// The Grundy value of a position: the XOR of its components' values.
+    pub fn value(&mut self, position: &G::Position) -> Result<u64, SolveError<G::Position>> {
+        let mut total = 0;
+        for part in self.game.components(position) {
+            let part = self.game.canonical(part);
+            total ^= self.component_value(part)?;
+        }
+        Ok(total)
+    }
+
+    /// Every option of `position`, with the value of the sum it leaves.
+    pub fn options_with_values(
+        &mut self,
+        position: &G::Position,
+    ) -> Result<Vec<(Parts<G::Position>, u64)>, SolveError<G::Position>> {
+        let mut options = Vec::new();
+        self.game.options(position, &mut options);
+        let mut result = Vec::with_capacity(options.len());
+        for option in options {
+            let mut value = 0;
+            for part in &option {
+                value ^= self.value(part)?;
+            }
+            result.push((option, value));
+        }
+        Ok(result)
+    }
+
+    /// Splits every option into canonical components, ready for the memo.
+    fn expand(&mut self, position: &G::Position) -> Vec<Parts<G::Position>> {
+        self.buffer.clear();
+        self.game.options(position, &mut self.buffer);
+        let mut options = Vec::with_capacity(self.buffer.len());
+        for option in self.buffer.drain(..) {
+            let mut flat = Parts::new();
+            for part in option {
+                for component in self.game.components(&part) {
+                    flat.push(self.game.canonical(component));
+                }
+            }
+            options.push(flat);
+        }
+        options
+    }
+
+    fn component_value(&mut self, root: G::Position) -> Result<u64, SolveError<G::Position>> {
+        if let Some(Entry::Done(value)) = self.memo.get(&root) {
+            return Ok(*value);
+        }
+        if self.memo.len() >= self.max_states {
+            return Err(SolveError::Budget(self.max_states));
+        }
+        let mut stack: Vec<Frame<G::Position>> = Vec::new();
+        self.memo.insert(root.clone(), Entry::OnStack(0));
+        let options = self.expand(&root);
+        stack.push(Frame {
+            position: root,
+            options,
+            option: 0,
+            part: 0,
+        });
+        loop {
+            let top = stack.last_mut().expect("stack is never empty here");
+            let mut child = None;
+            while top.option < top.options.len() {
+                let parts = &top.options[top.option];
+                if top.part == parts.len() {
+                    top.option += 1;
+                    top.part = 0;
+                    continue;
+                }
+                let part = &parts[top.part];
+                match self.memo.get(part) {
+                    Some(Entry::Done(_)) => top.part += 1,
+                    Some(Entry::OnStack(depth)) => {
+                        let depth = *depth;
+                        let mut cycle: Vec<_> =
+                            stack[depth..].iter().map(|f| f.position.clone()).collect();
+                        cycle.push(stack[depth].position.clone());
+                        self.abandon(&stack);
+                        return Err(SolveError::Cycle(cycle));
+                    }
+                    None => {
+                        child = Some(part.clone());
+                        break;
+                    }
+                }
+            }
+            if let Some(child) = child {
+                if self.memo.len() >= self.max_states {
+                    self.abandon(&stack);
+                    return Err(SolveError::Budget(self.max_states));
+                }
+                self.memo.insert(child.clone(), Entry::OnStack(stack.len()));
+                let options = self.expand(&child);
+                stack.push(Frame {
+                    position: child,
+                    options,
+                    option: 0,
+                    part: 0,
+                });
+                continue;
+            }
+            let frame = stack.pop().expect("stack is never empty here");
+            for option in &frame.options {
+                let mut value = 0;
+                for part in option {
+                    match self.memo.get(part) {
+                        Some(Entry::Done(v)) => value ^= v,
+                        _ => unreachable!("every part was solved before its parent"),
+                    }
+                }
+                self.mex.insert(value);
+            }
+            let value = self.mex.take();
+            self.memo.insert(frame.position, Entry::Done(value));
+            if stack.is_empty() {
+                return Ok(value);
+            }
+        }
+    }
+
+    /// Forgets the positions of an interrupted search so the memo stays consistent.
+    fn abandon(&mut self, stack: &[Frame<G::Position>]) {
+        for frame in stack {
+            self.memo.remove(&frame.position);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smallvec::smallvec;
+
+    /// Subtraction of 1 or 2, and a deliberately cyclic game for the error path.
+    struct TakeOneOrTwo;
+    impl Game for TakeOneOrTwo {
+        type Position = u64;
+        fn options(&self, n: &u64, out: &mut Vec<Parts<u64>>) {
+            for take in [1, 2] {
+                if *n >= take {
+                    out.push(smallvec![n - take]);
+                }
+            }
+        }
+    }
+
+    struct Ring;
+    impl Game for Ring {
+        type Position = u64;
+        fn options(&self, n: &u64, out: &mut Vec<Parts<u64>>) {
+            // 0 -> 1 -> 2 -> 0, and 3 -> 0; 5 is terminal.
+            match n {
+                0..=2 => out.push(smallvec![(n + 1) % 3]),
+                3 => out.push(smallvec![0]),
+                _ => {}
+            }
+        }
+    }
+
+    /// Kayles as a take-and-break game: moves leave two heaps.
+    struct Kayles;
+    impl Game for Kayles {
+        type Position = u64;
+        fn options(&self, n: &u64, out: &mut Vec<Parts<u64>>) {
+            for take in 1..=2u64.min(*n) {
+                for left in 0..=(n - take) / 2 {
+                    out.push(smallvec![left, n - take - left]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn subtraction_values_are_n_mod_3() {
+        let mut solver = Solver::new(TakeOneOrTwo);
+        for n in 0..50 {
+            assert_eq!(solver.value(&n).unwrap(), n % 3);
+        }
+    }
+
+    #[test]
+    fn kayles_matches_oeis_a002186() {
+        // OEIS A002186, Grundy values of Kayles.
+        let expected = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4];
+        let mut solver = Solver::new(Kayles);
+        for (n, want) in expected.iter().enumerate() {
+            assert_eq!(solver.value(&(n as u64)).unwrap(), *want, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn deep_games_do_not_overflow_the_stack() {
+        let mut solver = Solver::new(TakeOneOrTwo);
+        assert_eq!(solver.value(&1_000_000).unwrap(), 1_000_000 % 3);
+    }
+
+    #[test]
+    fn cycles_are_reported_and_the_memo_stays_usable() {
+        let mut solver = Solver::new(Ring);
+        match solver.value(&3) {
+            Err(SolveError::Cycle(cycle)) => {
+                assert_eq!(cycle.first(), cycle.last());
+                assert!(cycle.len() == 4, "{cycle:?}");
+            }
+            other => panic!("expected a cycle, got {other:?}"),
+        }
+        assert_eq!(solver.value(&5).unwrap(), 0);
+        assert!(matches!(solver.value(&0), Err(SolveError::Cycle(_))));
+    }
+
+    #[test]
+    fn the_state_budget_stops_runaway_searches() {
+        let mut solver = Solver::with_max_states(TakeOneOrTwo, 100);
+        assert_eq!(solver.value(&1000), Err(SolveError::Budget(100)));
+        assert_eq!(solver.value(&50).unwrap(), 50 % 3);
+    }
+}

@@ -1,0 +1,317 @@
+//! Reading the text that names a game (`sub:1-3,7`, `0.07`, `knight:8`) and the
+//! sums built from such names and positions on the command line.
+
+use crate::error::{Error, Result};
+use crate::family::{Family, GameFamily, HeapFamily, Settings};
+use crate::games::{divide::Divide, nim::Nim, powers::Powers, subtraction::Subtraction};
+use crate::sum::Sum;
+
+/// How a family is written, for `grundy games` and the README.
+#[derive(Debug, Clone, Copy)]
+pub struct FamilyInfo {
+    /// The spec syntax, e.g. `sub:S`.
+    pub syntax: &'static str,
+    /// What a position looks like.
+    pub position: &'static str,
+    /// A complete example command-line fragment: spec and positions.
+    pub example: &'static str,
+    /// One line on the rules.
+    pub about: &'static str,
+}
+
+/// Every built-in family, in the order `grundy games` lists them.
+pub const FAMILIES: &[FamilyInfo] = &[
+    FamilyInfo {
+        syntax: "nim",
+        position: "n",
+        example: "nim 3 5 7",
+        about: "take any positive number of stones from a heap",
+    },
+    FamilyInfo {
+        syntax: "sub:S",
+        position: "n",
+        example: "sub:1-3,7 10 11",
+        about: "take a number of stones in the set S (a list of numbers and ranges a-b)",
+    },
+    FamilyInfo {
+        syntax: "pow:K",
+        position: "n",
+        example: "pow:2 100",
+        about: "take a power of K stones (1, K, K^2, ...)",
+    },
+    FamilyInfo {
+        syntax: "div:D",
+        position: "n",
+        example: "div:2,3,6 1000000000000000000",
+        about: "replace a heap n >= 1 by floor(n/d) for a d in the list D (each d >= 2)",
+    },
+];
+
+/// Largest number accepted in a subtraction set or as a parameter.
+const MAX_PARAMETER: u64 = 1 << 40;
+/// Largest number of elements of a subtraction set or divisor list.
+const MAX_SET_SIZE: usize = 100_000;
+
+/// Reads a game spec such as `sub:1,2,3` into a family ready to solve.
+pub fn parse_game(spec: &str, settings: Settings) -> Result<Box<dyn Family>> {
+    let (name, params) = match spec.find(':') {
+        Some(i) => (&spec[..i], Some((&spec[i + 1..], i + 1))),
+        None => (spec, None),
+    };
+    let no_params = |family: &str| -> Result<()> {
+        match params {
+            Some((_, offset)) => Err(Error::syntax(
+                format!("{family} takes no parameters"),
+                spec,
+                Some(offset - 1),
+            )),
+            None => Ok(()),
+        }
+    };
+    let required = |family: &str, what: &str| -> Result<(&str, usize)> {
+        match params {
+            Some((text, offset)) if !text.is_empty() => Ok((text, offset)),
+            _ => Err(Error::syntax(
+                format!("{family} needs {what}, e.g. {}", example_of(family)),
+                spec,
+                Some(spec.chars().count()),
+            )),
+        }
+    };
+    match name {
+        "nim" => {
+            no_params("nim")?;
+            Ok(Box::new(Nim::new("nim")))
+        }
+        "sub" => {
+            let (text, offset) = required("sub", "a subtraction set")?;
+            let set = parse_number_list(spec, text, offset, "subtraction set", 1)?;
+            let game = Subtraction::new(set);
+            let canonical = format!("sub:{}", format_number_list(game.set()));
+            Ok(Box::new(HeapFamily::new(canonical, game, settings)))
+        }
+        "pow" => {
+            let (text, offset) = required("pow", "a base K")?;
+            let base = parse_number(spec, text, offset, "base")?;
+            if base < 2 {
+                return Err(Error::syntax(
+                    "the base of pow:K must be at least 2 (pow:1 would be sub:1)",
+                    spec,
+                    Some(offset),
+                ));
+            }
+            Ok(Box::new(HeapFamily::new(
+                format!("pow:{base}"),
+                Powers::new(base),
+                settings,
+            )))
+        }
+        "div" => {
+            let (text, offset) = required("div", "a list of divisors")?;
+            let divisors = parse_number_list(spec, text, offset, "divisor list", 2)?;
+            let canonical = format!("div:{}", format_number_list(&divisors));
+            Ok(Box::new(GameFamily::new(
+                canonical,
+                Divide::new(divisors),
+                settings,
+                true,
+            )))
+        }
+        _ => Err(Error::syntax(
+            format!("unknown game family {name:?}; `grundy games` lists them all"),
+            spec,
+            Some(0),
+        )),
+    }
+}
+
+fn example_of(family: &str) -> &'static str {
+    FAMILIES
+        .iter()
+        .find(|info| info.syntax.split(':').next() == Some(family))
+        .map(|info| info.example.split(' ').next().unwrap_or(""))
+        .unwrap_or("")
+}
+
+/// Reads one positive number at `offset` of `spec`.
+fn parse_number(spec: &str, text: &str, offset: usize, what: &str) -> Result<u64> {
+    if let Some((i, c)) = text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        return Err(Error::syntax(
+            format!("unexpected {c:?} in the {what}: expected a number"),
+            spec,
+            Some(offset + i),
+        ));
+    }
+    match text.parse::<u64>() {
+        Ok(n) if n <= MAX_PARAMETER => Ok(n),
+        _ => Err(Error::syntax(
+            format!("the {what} {text} is too large (the limit is {MAX_PARAMETER})"),
+            spec,
+            Some(offset),
+        )),
+    }
+}
+
+/// Reads `a,b,c-d,...` (ranges inclusive), each number at least `min`.
+fn parse_number_list(spec: &str, text: &str, offset: usize, what: &str, min: u64) -> Result<Vec<u64>> {
+    let mut numbers = Vec::new();
+    let mut start = 0;
+    for item in text.split(',') {
+        let at = offset + start;
+        if item.is_empty() {
+            return Err(Error::syntax(
+                format!("empty element in the {what}"),
+                spec,
+                Some(at),
+            ));
+        }
+        let (low, high) = match item.find('-') {
+            Some(dash) => {
+                let low = parse_number(spec, &item[..dash], at, what)?;
+                let high = parse_number(spec, &item[dash + 1..], at + dash + 1, what)?;
+                if dash == 0 || dash + 1 == item.len() {
+                    return Err(Error::syntax(
+                        format!("a range in the {what} needs both ends, like 1-3"),
+                        spec,
+                        Some(at + dash),
+                    ));
+                }
+                if low > high {
+                    return Err(Error::syntax(
+                        format!("the range {item} in the {what} is empty"),
+                        spec,
+                        Some(at),
+                    ));
+                }
+                (low, high)
+            }
+            None => {
+                let n = parse_number(spec, item, at, what)?;
+                (n, n)
+            }
+        };
+        if low < min {
+            let why = if min == 2 {
+                format!("{low} is not allowed in the {what}: each must be at least 2 (dividing by 1 changes nothing)")
+            } else {
+                format!("{low} is not allowed in the {what}: each must be at least {min}")
+            };
+            return Err(Error::syntax(why, spec, Some(at)));
+        }
+        if (high - low) as usize >= MAX_SET_SIZE || numbers.len() + ((high - low) as usize) >= MAX_SET_SIZE {
+            return Err(Error::syntax(
+                format!("the {what} is too large (at most {MAX_SET_SIZE} numbers)"),
+                spec,
+                Some(at),
+            ));
+        }
+        numbers.extend(low..=high);
+        start += item.len() + 1;
+    }
+    numbers.sort_unstable();
+    numbers.dedup();
+    Ok(numbers)
+}
+
+/// Writes a sorted list back compactly, runs of three or more as ranges.
+fn format_number_list(numbers: &[u64]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < numbers.len() {
+        let mut j = i;
+        while j + 1 < numbers.len() && numbers[j + 1] == numbers[j] + 1 {
+            j += 1;
+        }
+        if j >= i + 2 {
+            parts.push(format!("{}-{}", numbers[i], numbers[j]));
+        } else {
+            for n in &numbers[i..=j] {
+                parts.push(n.to_string());
+            }
+        }
+        i = j + 1;
+    }
+    parts.join(",")
+}
+
+/// Reads `GAME POS... [+ GAME POS...]...` into a sum.
+pub fn parse_sum(args: &[String], settings: Settings) -> Result<Sum> {
+    if args.is_empty() {
+        return Err(Error::invalid(
+            "no game given: write GAME POS... [+ GAME POS...], e.g. `nim 3 5 7`",
+        ));
+    }
+    let mut sum = Sum::new();
+    for (index, group) in args.split(|a| a == "+").enumerate() {
+        let Some((spec, positions)) = group.split_first() else {
+            return Err(Error::invalid(if index == 0 {
+                "a sum cannot start with `+`: write GAME POS... [+ GAME POS...]".to_string()
+            } else {
+                "a `+` must be followed by a game and its positions, e.g. `+ nim 4`".to_string()
+            }));
+        };
+        if positions.is_empty() {
+            return Err(Error::invalid(format!(
+                "{spec} needs at least one position after it, e.g. `{}`",
+                example_for(spec)
+            )));
+        }
+        let family = sum.add_family(parse_game(spec, settings)?);
+        for position in positions {
+            sum.add_component(family, position)?;
+        }
+    }
+    Ok(sum)
+}
+
+fn example_for(spec: &str) -> String {
+    let name = spec.split(':').next().unwrap_or(spec);
+    FAMILIES
+        .iter()
+        .find(|info| info.syntax.split(':').next() == Some(name))
+        .map(|info| info.example.to_string())
+        .unwrap_or_else(|| format!("{spec} 5"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(spec: &str) -> Error {
+        match parse_game(spec, Settings::default()) {
+            Ok(_) => panic!("{spec} should not parse"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn canonical_specs() {
+        let s = Settings::default();
+        assert_eq!(parse_game("sub:3,1,2", s).unwrap().spec(), "sub:1-3");
+        assert_eq!(parse_game("sub:1-3,7,5", s).unwrap().spec(), "sub:1-3,5,7");
+        assert_eq!(parse_game("div:6,2,3", s).unwrap().spec(), "div:2,3,6");
+    }
+
+    #[test]
+    fn bad_specs_point_at_the_problem() {
+        assert!(matches!(err("foo"), Error::Syntax { column: Some(0), .. }));
+        assert!(matches!(err("sub:"), Error::Syntax { column: Some(4), .. }));
+        assert!(matches!(err("sub"), Error::Syntax { .. }));
+        assert!(matches!(err("sub:0"), Error::Syntax { column: Some(4), .. }));
+        assert!(matches!(err("sub:1,,2"), Error::Syntax { column: Some(6), .. }));
+        assert!(matches!(err("sub:1,x"), Error::Syntax { column: Some(6), .. }));
+        assert!(matches!(err("sub:3-1"), Error::Syntax { .. }));
+        assert!(matches!(err("sub:1-"), Error::Syntax { .. }));
+        assert!(matches!(err("div:1"), Error::Syntax { column: Some(4), .. }));
+        assert!(matches!(err("pow:1"), Error::Syntax { .. }));
+        assert!(matches!(err("nim:3"), Error::Syntax { .. }));
+        assert!(matches!(err("sub:99999999999999999999999"), Error::Syntax { .. }));
+        assert!(matches!(err("sub:1-99999999999"), Error::Syntax { .. }));
+    }
+
+    #[test]
+    fn number_lists_compact() {
+        assert_eq!(format_number_list(&[1, 2, 3, 5, 6, 9]), "1-3,5,6,9");
+        assert_eq!(format_number_list(&[]), "");
+    }
+}

@@ -1,0 +1,211 @@
+//! Sums of games: the Sprague-Grundy theorem at work. The value of a sum is the
+//! nim-sum (XOR) of its components' values; the player to move wins exactly when
+//! it is non-zero, and the winning moves are the moves of one component to a
+//! position whose value equals the nim-sum of all the others.
+//!
+//! Components carry generalised values (see [`Value`]); a sum with infinite
+//! components follows Smith's rule for loopy games: one ∞(K) beside a finite
+//! remainder `a` is a first-player win when `a` is in K and a draw otherwise;
+//! two or more infinities are a draw.
+
+use crate::error::Result;
+use crate::family::Family;
+use crate::nimber::Value;
+use num_bigint::BigUint;
+
+/// Who wins a sum with best play, from the point of view of the player to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Winner {
+    /// The player to move wins.
+    First,
+    /// The player to move loses.
+    Second,
+    /// Neither can force a win (loopy games only).
+    Draw,
+}
+
+impl Winner {
+    /// `"first"`, `"second"` or `"draw"`, as in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Winner::First => "first",
+            Winner::Second => "second",
+            Winner::Draw => "draw",
+        }
+    }
+}
+
+/// One component of a sum: a position of one of the sum's families.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Component {
+    /// Index into the sum's families.
+    pub family: usize,
+    /// The position, in canonical command-line syntax.
+    pub position: String,
+}
+
+/// A move in a sum that wins (or, in a drawn loopy sum, keeps the draw).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WinningMove {
+    /// Index of the component moved in (0-based).
+    pub component: usize,
+    /// Its position before the move.
+    pub from: String,
+    /// What the move leaves of it.
+    pub to: Vec<String>,
+}
+
+/// Everything `grundy value` reports about a sum.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis {
+    /// The value of each component, in order.
+    pub values: Vec<Value>,
+    /// The value of the whole sum.
+    pub nim_sum: Value,
+    /// The outcome with best play.
+    pub winner: Winner,
+    /// The winning moves: all of them unless `truncated`.
+    pub winning_moves: Vec<WinningMove>,
+    /// Whether more winning moves exist than were listed.
+    pub truncated: bool,
+}
+
+/// A sum of components from one or more families.
+#[derive(Default)]
+pub struct Sum {
+    families: Vec<Box<dyn Family>>,
+    components: Vec<Component>,
+}
+
+impl Sum {
+    /// An empty sum.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a family and returns its index.
+    pub fn add_family(&mut self, family: Box<dyn Family>) -> usize {
+        self.families.push(family);
+        self.families.len() - 1
+    }
+
+    /// Adds a component of family `family`, checking and normalising its position.
+    pub fn add_component(&mut self, family: usize, position: &str) -> Result<()> {
+        let position = self.families[family].normalize(position)?;
+        self.components.push(Component { family, position });
+        Ok(())
+    }
+
+    /// The components, in order.
+    pub fn components(&self) -> &[Component] {
+        &self.components
+    }
+
+    /// Replaces the components (after a move in play).
+    pub fn set_components(&mut self, components: Vec<Component>) {
+        self.components = components;
+    }
+
+    /// The family with index `index`.
+    pub fn family(&self, index: usize) -> &dyn Family {
+        self.families[index].as_ref()
+    }
+
+    /// The family with index `index`, mutably (families memoise as they solve).
+    pub fn family_mut(&mut self, index: usize) -> &mut dyn Family {
+        self.families[index].as_mut()
+    }
+
+    /// Values, outcome and winning moves of the sum, listing at most `max_moves` moves.
+    pub fn analyze(&mut self, max_moves: usize) -> Result<Analysis> {
+        let mut values = Vec::with_capacity(self.components.len());
+        for component in &self.components {
+            values.push(self.families[component.family].value(&component.position)?);
+        }
+        let mut finite = BigUint::default();
+        let mut infinite = Vec::new();
+        for (index, value) in values.iter().enumerate() {
+            match value {
+                Value::Finite(n) => finite ^= n,
+                Value::Infinite(_) => infinite.push(index),
+            }
+        }
+        let mut moves = Vec::new();
+        let mut truncated = false;
+        let (nim_sum, winner) = match infinite.as_slice() {
+            [] => {
+                let winner = if finite.bits() == 0 {
+                    Winner::Second
+                } else {
+                    Winner::First
+                };
+                if winner == Winner::First {
+                    for index in 0..self.components.len() {
+                        let Value::Finite(own) = &values[index] else {
+                            unreachable!()
+                        };
+                        let target = Value::Finite(&finite ^ own);
+                        truncated |= self.collect_moves(index, &target, max_moves, &mut moves)?;
+                        if truncated {
+                            break;
+                        }
+                    }
+                }
+                (Value::Finite(finite), winner)
+            }
+            [only] => {
+                let Value::Infinite(set) = &values[*only] else {
+                    unreachable!()
+                };
+                let shifted = shift(set, &finite);
+                let wins = u64::try_from(&finite).is_ok_and(|a| set.contains(&a));
+                if wins {
+                    let target = Value::Finite(finite.clone());
+                    truncated = self.collect_moves(*only, &target, max_moves, &mut moves)?;
+                    (Value::Infinite(shifted), Winner::First)
+                } else {
+                    (Value::Infinite(shifted), Winner::Draw)
+                }
+            }
+            _ => (Value::Infinite(Vec::new()), Winner::Draw),
+        };
+        Ok(Analysis {
+            values,
+            nim_sum,
+            winner,
+            winning_moves: moves,
+            truncated,
+        })
+    }
+
+    /// Appends the moves of component `index` to a position of value `target`;
+    /// returns whether the list had to be cut at `max_moves`.
+    fn collect_moves(
+        &mut self,
+        index: usize,
+        target: &Value,
+        max_moves: usize,
+        out: &mut Vec<WinningMove>,
+    ) -> Result<bool> {
+        let component = &self.components[index];
+        let room = max_moves.saturating_sub(out.len());
+        let found = self.families[component.family].moves_to(&component.position, target, room + 1)?;
+        let truncated = found.len() > room;
+        for found in found.into_iter().take(room) {
+            out.push(WinningMove {
+                component: index,
+                from: component.position.clone(),
+                to: found.to,
+            });
+        }
+        Ok(truncated)
+    }
+}
+
+/// K XOR a for every finite value in K: the infinity of a loopy sum.
+fn shift(set: &[u64], by: &BigUint) -> Vec<u64> {
+    let by = by.to_u64_digits().first().copied().unwrap_or(0);
+    let mut shifted: Vec<u64> = set.iter().map(|k| k ^ by).collect();
+    shifted.sort_unstable();
+    shifted
+}
