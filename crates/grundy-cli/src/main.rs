@@ -64,7 +64,12 @@ enum Command {
         /// The game, e.g. `sub:1,2,3` or `0.07`.
         game: String,
         /// The first heap (default 0).
-        #[arg(long, value_name = "A", default_value = "0", allow_negative_numbers = true)]
+        #[arg(
+            long,
+            value_name = "A",
+            default_value = "0",
+            allow_negative_numbers = true
+        )]
         from: String,
         /// The last heap.
         #[arg(long, value_name = "N", allow_negative_numbers = true)]
@@ -163,7 +168,10 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             let from = heap_bound(&from, "--from")?;
             let to = heap_bound(&to, "--to")?;
             if from > to {
-                return Err(Error::invalid(format!("--from {from} is after --to {to}: nothing to list")).into());
+                return Err(Error::invalid(format!(
+                    "--from {from} is after --to {to}: nothing to list"
+                ))
+                .into());
             }
             let mut family = spec::parse_game(&game, limits.settings())?;
             let format = if json {
@@ -181,7 +189,11 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
 
 fn heap_bound(text: &str, flag: &str) -> Result<u64, Error> {
     let n = parse_heap(text).map_err(|e| match e {
-        Error::Syntax { message, input, column } => Error::Syntax {
+        Error::Syntax {
+            message,
+            input,
+            column,
+        } => Error::Syntax {
             message: format!("{flag}: {message}"),
             input,
             column,

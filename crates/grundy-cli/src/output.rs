@@ -69,7 +69,11 @@ pub fn value_text(out: &mut impl Write, sum: &Sum, analysis: &Analysis) -> io::R
         }
         (_, 0) => {}
         _ => {
-            let more = if analysis.truncated { " (list cut short; raise --max-moves)" } else { "" };
+            let more = if analysis.truncated {
+                " (list cut short; raise --max-moves)"
+            } else {
+                ""
+            };
             let noun = if count == 1 { "move" } else { "moves" };
             writeln!(out, "{count} winning {noun}{more}:")?;
             for m in &analysis.winning_moves {
@@ -144,7 +148,10 @@ pub fn sequence(
         })
     };
     match format {
-        SeqFormat::Json => io(write!(out, "{{\"from\":{from},\"to\":{to},\"values\":["), &mut write_error),
+        SeqFormat::Json => io(
+            write!(out, "{{\"from\":{from},\"to\":{to},\"values\":["),
+            &mut write_error,
+        ),
         SeqFormat::Csv => io(writeln!(out, "n,grundy"), &mut write_error),
         SeqFormat::Text => Ok(()),
     }
@@ -157,7 +164,7 @@ pub fn sequence(
             }
             SeqFormat::Csv => writeln!(out, "{n},{value}"),
             // Rows of ten, each led by its first heap, as printed in the literature.
-            SeqFormat::Text if (n - from) % 10 == 0 => {
+            SeqFormat::Text if (n - from).is_multiple_of(10) => {
                 let lead = if first { "" } else { "\n" };
                 write!(out, "{lead}{n:>8}: {value}")
             }
@@ -180,13 +187,27 @@ pub fn sequence(
 
 /// `grundy games`.
 pub fn games(out: &mut impl Write) -> io::Result<()> {
-    writeln!(out, "Families of games (GAME), their positions (POS) and an example:")?;
+    writeln!(
+        out,
+        "Families of games (GAME), their positions (POS) and an example:"
+    )?;
     writeln!(out)?;
     for info in spec::FAMILIES {
-        writeln!(out, "  {:<14} POS {:<8} {}", info.syntax, info.position, info.about)?;
-        writeln!(out, "  {:<14}              e.g. grundy value {}", "", info.example)?;
+        writeln!(
+            out,
+            "  {:<14} POS {:<8} {}",
+            info.syntax, info.position, info.about
+        )?;
+        writeln!(
+            out,
+            "  {:<14}              e.g. grundy value {}",
+            "", info.example
+        )?;
     }
     writeln!(out)?;
-    writeln!(out, "Sum games of any families with `+`: grundy value nim 5 + sub:1,2,3 7")?;
+    writeln!(
+        out,
+        "Sum games of any families with `+`: grundy value nim 5 + sub:1,2,3 7"
+    )?;
     Ok(())
 }

@@ -12,6 +12,9 @@ use crate::game::{Game, Parts};
 use crate::nimber::Mex;
 use rustc_hash::FxHashMap;
 
+/// The options of a position, each with the value of the sum it leaves.
+pub type ValuedOptions<P> = Vec<(Parts<P>, u64)>;
+
 /// Default number of positions a solver may remember before it gives up.
 pub const DEFAULT_MAX_STATES: usize = 50_000_000;
 
@@ -89,7 +92,7 @@ impl<G: Game> Solver<G> {
     pub fn options_with_values(
         &mut self,
         position: &G::Position,
-    ) -> Result<Vec<(Parts<G::Position>, u64)>, SolveError<G::Position>> {
+    ) -> Result<ValuedOptions<G::Position>, SolveError<G::Position>> {
         let mut options = Vec::new();
         self.game.options(position, &mut options);
         let mut result = Vec::with_capacity(options.len());
@@ -260,7 +263,9 @@ mod tests {
     #[test]
     fn kayles_matches_oeis_a002186() {
         // OEIS A002186, Grundy values of Kayles.
-        let expected = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4];
+        let expected = [
+            0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4,
+        ];
         let mut solver = Solver::new(Kayles);
         for (n, want) in expected.iter().enumerate() {
             assert_eq!(solver.value(&(n as u64)).unwrap(), *want, "n = {n}");

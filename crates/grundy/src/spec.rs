@@ -153,7 +153,13 @@ fn parse_number(spec: &str, text: &str, offset: usize, what: &str) -> Result<u64
 }
 
 /// Reads `a,b,c-d,...` (ranges inclusive), each number at least `min`.
-fn parse_number_list(spec: &str, text: &str, offset: usize, what: &str, min: u64) -> Result<Vec<u64>> {
+fn parse_number_list(
+    spec: &str,
+    text: &str,
+    offset: usize,
+    what: &str,
+    min: u64,
+) -> Result<Vec<u64>> {
     let mut numbers = Vec::new();
     let mut start = 0;
     for item in text.split(',') {
@@ -198,7 +204,9 @@ fn parse_number_list(spec: &str, text: &str, offset: usize, what: &str, min: u64
             };
             return Err(Error::syntax(why, spec, Some(at)));
         }
-        if (high - low) as usize >= MAX_SET_SIZE || numbers.len() + ((high - low) as usize) >= MAX_SET_SIZE {
+        if (high - low) as usize >= MAX_SET_SIZE
+            || numbers.len() + ((high - low) as usize) >= MAX_SET_SIZE
+        {
             return Err(Error::syntax(
                 format!("the {what} is too large (at most {MAX_SET_SIZE} numbers)"),
                 spec,
@@ -294,18 +302,57 @@ mod tests {
 
     #[test]
     fn bad_specs_point_at_the_problem() {
-        assert!(matches!(err("foo"), Error::Syntax { column: Some(0), .. }));
-        assert!(matches!(err("sub:"), Error::Syntax { column: Some(4), .. }));
+        assert!(matches!(
+            err("foo"),
+            Error::Syntax {
+                column: Some(0),
+                ..
+            }
+        ));
+        assert!(matches!(
+            err("sub:"),
+            Error::Syntax {
+                column: Some(4),
+                ..
+            }
+        ));
         assert!(matches!(err("sub"), Error::Syntax { .. }));
-        assert!(matches!(err("sub:0"), Error::Syntax { column: Some(4), .. }));
-        assert!(matches!(err("sub:1,,2"), Error::Syntax { column: Some(6), .. }));
-        assert!(matches!(err("sub:1,x"), Error::Syntax { column: Some(6), .. }));
+        assert!(matches!(
+            err("sub:0"),
+            Error::Syntax {
+                column: Some(4),
+                ..
+            }
+        ));
+        assert!(matches!(
+            err("sub:1,,2"),
+            Error::Syntax {
+                column: Some(6),
+                ..
+            }
+        ));
+        assert!(matches!(
+            err("sub:1,x"),
+            Error::Syntax {
+                column: Some(6),
+                ..
+            }
+        ));
         assert!(matches!(err("sub:3-1"), Error::Syntax { .. }));
         assert!(matches!(err("sub:1-"), Error::Syntax { .. }));
-        assert!(matches!(err("div:1"), Error::Syntax { column: Some(4), .. }));
+        assert!(matches!(
+            err("div:1"),
+            Error::Syntax {
+                column: Some(4),
+                ..
+            }
+        ));
         assert!(matches!(err("pow:1"), Error::Syntax { .. }));
         assert!(matches!(err("nim:3"), Error::Syntax { .. }));
-        assert!(matches!(err("sub:99999999999999999999999"), Error::Syntax { .. }));
+        assert!(matches!(
+            err("sub:99999999999999999999999"),
+            Error::Syntax { .. }
+        ));
         assert!(matches!(err("sub:1-99999999999"), Error::Syntax { .. }));
     }
 

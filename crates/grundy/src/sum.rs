@@ -140,8 +140,8 @@ impl Sum {
                     Winner::First
                 };
                 if winner == Winner::First {
-                    for index in 0..self.components.len() {
-                        let Value::Finite(own) = &values[index] else {
+                    for (index, value) in values.iter().enumerate() {
+                        let Value::Finite(own) = value else {
                             unreachable!()
                         };
                         let target = Value::Finite(&finite ^ own);
@@ -189,7 +189,11 @@ impl Sum {
     ) -> Result<bool> {
         let component = &self.components[index];
         let room = max_moves.saturating_sub(out.len());
-        let found = self.families[component.family].moves_to(&component.position, target, room + 1)?;
+        let found = self.families[component.family].moves_to(
+            &component.position,
+            target,
+            room.saturating_add(1),
+        )?;
         let truncated = found.len() > room;
         for found in found.into_iter().take(room) {
             out.push(WinningMove {

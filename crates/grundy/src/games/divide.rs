@@ -20,7 +20,10 @@ pub struct Divide {
 impl Divide {
     /// The game with these divisors; they are sorted and deduplicated.
     pub fn new(mut divisors: Vec<u64>) -> Self {
-        assert!(divisors.iter().all(|d| *d >= 2), "divisors must be at least 2");
+        assert!(
+            divisors.iter().all(|d| *d >= 2),
+            "divisors must be at least 2"
+        );
         divisors.sort_unstable();
         divisors.dedup();
         Divide {
@@ -38,7 +41,11 @@ impl Game for Divide {
         }
         for d in &self.divisors {
             let q = n / d;
-            out.push(if q.is_zero() { smallvec![] } else { smallvec![q] });
+            out.push(if q.is_zero() {
+                smallvec![]
+            } else {
+                smallvec![q]
+            });
         }
     }
 }

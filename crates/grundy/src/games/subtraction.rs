@@ -43,3 +43,48 @@ impl HeapGame for Subtraction {
         scratch.mex.take() as u32
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::powers::Powers;
+    use crate::heap::{HeapAsGame, HeapTable};
+    use crate::solve::Solver;
+    use proptest::prelude::*;
+
+    fn dense_agrees_with_memo<H: HeapGame + Clone>(game: H, up_to: u64) {
+        let mut table = HeapTable::new();
+        table.extend_to(&game, up_to as usize);
+        let mut solver = Solver::new(HeapAsGame(game));
+        for n in 0..=up_to {
+            assert_eq!(
+                table.get(n as usize).unwrap() as u64,
+                solver.value(&n).unwrap(),
+                "heap {n}"
+            );
+        }
+    }
+
+    #[test]
+    fn sub_1_2_3_is_n_mod_4() {
+        let mut table = HeapTable::new();
+        table.extend_to(&Subtraction::new(vec![1, 2, 3]), 100);
+        assert!(table
+            .values()
+            .iter()
+            .enumerate()
+            .all(|(n, v)| *v as usize == n % 4));
+    }
+
+    proptest! {
+        #[test]
+        fn subtraction_fast_path_agrees_with_memo(set in proptest::collection::vec(1u64..20, 1..6), up_to in 0u64..200) {
+            dense_agrees_with_memo(Subtraction::new(set), up_to);
+        }
+
+        #[test]
+        fn powers_fast_path_agrees_with_memo(base in 2u64..10, up_to in 0u64..300) {
+            dense_agrees_with_memo(Powers::new(base), up_to);
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! End-to-end tests of the `grundy` binary: the engine commands and bad input.
+
+use assert_cmd::Command;
+use serde_json::Value as Json;
+
+fn grundy(args: &[&str]) -> assert_cmd::assert::Assert {
+    Command::cargo_bin("grundy").unwrap().args(args).assert()
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = grundy(args).success().get_output().stdout.clone();
+    String::from_utf8(out).unwrap()
+}
+
+fn json(args: &[&str]) -> Json {
+    serde_json::from_str(&stdout(args)).unwrap()
+}
+
+#[test]
+fn the_issue_example_as_text() {
+    let text = stdout(&["value", "sub:1,2,3", "3", "4", "5"]);
+    assert!(text.contains("grundy 3"), "{text}");
+    assert!(text.contains("nim-sum 2: first player wins"), "{text}");
+    assert!(text.contains("3 winning moves"), "{text}");
+    assert!(text.contains("3 -> 1") && text.contains("4 -> 2") && text.contains("5 -> 3"));
+}
+
+#[test]
+fn the_issue_example_as_json() {
+    let v = json(&["value", "sub:1,2,3", "3", "4", "5", "--json"]);
+    let grundy: Vec<u64> = v["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["grundy"].as_u64().unwrap())
+        .collect();
+    assert_eq!(grundy, [3, 0, 1]);
+    assert_eq!(v["components"][1]["position"], "4");
+    assert_eq!(v["nim_sum"], 2);
+    assert_eq!(v["winner"], "first");
+    assert_eq!(v["winning_moves_truncated"], false);
+    let moves = v["winning_moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3);
+    assert_eq!(
+        moves[0],
+        serde_json::json!({"component": 0, "from": "3", "to": ["1"]})
+    );
+    assert_eq!(
+        moves[2],
+        serde_json::json!({"component": 2, "from": "5", "to": ["3"]})
+    );
+}
+
+#[test]
+fn second_player_wins_has_no_moves() {
+    let v = json(&["value", "nim", "1", "2", "3", "--json"]);
+    assert_eq!(v["winner"], "second");
+    assert_eq!(v["nim_sum"], 0);
+    assert_eq!(v["winning_moves"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn sums_across_families() {
+    let v = json(&[
+        "value",
+        "nim",
+        "5",
+        "+",
+        "sub:1,2,3",
+        "7",
+        "+",
+        "pow:2",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(v["components"][0]["grundy"], 5);
+    assert_eq!(v["components"][1]["grundy"], 3);
+    assert_eq!(v["components"][2]["game"], "pow:2");
+    assert_eq!(
+        v["nim_sum"],
+        5 ^ 3 ^ v["components"][2]["grundy"].as_u64().unwrap()
+    );
+}
+
+#[test]
+fn emptied_heaps_leave_nothing() {
+    let v = json(&["value", "nim", "3", "--json"]);
+    assert_eq!(v["winning_moves"][0]["to"], serde_json::json!([]));
+}
+
+#[test]
+fn huge_divide_heaps_answer_through_the_sparse_memo() {
+    let v = json(&["value", "div:2,3,6", "1000000000000000000", "--json"]);
+    assert!(v["components"][0]["grundy"].is_u64());
+    let v = json(&[
+        "value",
+        "div:2,3,6",
+        "1237940039285380274899124224",
+        "--json",
+    ]);
+    assert!(v["components"][0]["grundy"].is_u64());
+}
+
+#[test]
+fn huge_nim_heaps_are_their_own_value() {
+    let v = json(&[
+        "value",
+        "nim",
+        "1237940039285380274899124224",
+        "+",
+        "nim",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(v["components"][0]["grundy"], "1237940039285380274899124224");
+    assert_eq!(v["nim_sum"], "1237940039285380274899124225");
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!([{"component": 0, "from": "1237940039285380274899124224", "to": ["1"]}])
+    );
+    assert_eq!(v["winner"], "first");
+}
+
+#[test]
+fn a_heap_ten_million_moves_deep() {
+    let v = json(&["value", "sub:1", "10000000", "--json"]);
+    assert_eq!(v["components"][0]["grundy"], 0);
+}
+
+#[test]
+fn move_lists_can_be_cut() {
+    let v = json(&["value", "nim", "7", "7", "7", "--json", "--max-moves", "2"]);
+    assert_eq!(v["winning_moves"].as_array().unwrap().len(), 2);
+    assert_eq!(v["winning_moves_truncated"], true);
+}
+
+#[test]
+fn sequences_in_three_formats() {
+    let v = json(&["seq", "sub:1,2,3", "--to", "9", "--json"]);
+    assert_eq!(
+        v["values"],
+        serde_json::json!([0, 1, 2, 3, 0, 1, 2, 3, 0, 1])
+    );
+    assert_eq!(v["from"], 0);
+    assert_eq!(v["to"], 9);
+    let v = json(&["seq", "pow:2", "--from", "3", "--to", "5", "--json"]);
+    assert_eq!(v["values"], serde_json::json!([0, 1, 2]));
+    let csv = stdout(&["seq", "div:2,3,6", "--to", "3", "--csv"]);
+    assert_eq!(csv.lines().next(), Some("n,grundy"));
+    assert_eq!(csv.lines().count(), 5);
+    let text = stdout(&["seq", "nim", "--to", "12"]);
+    assert!(
+        text.starts_with("       0: 0 1 2 3 4 5 6 7 8 9\n      10: 10 11 12\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn games_lists_every_family_with_an_example() {
+    let text = stdout(&["games"]);
+    for family in ["nim", "sub:", "pow:", "div:"] {
+        assert!(text.contains(family), "{family} missing from\n{text}");
+    }
+}
+
+/// Bad input: exit status 2, one line on stderr (two with a caret), no panic.
+fn rejects(args: &[&str], needle: &str) {
+    let out = grundy(args).code(2).get_output().clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(!lines.is_empty() && lines.len() <= 2, "{args:?}: {err}");
+    assert!(lines[0].starts_with("error"), "{args:?}: {err}");
+    if lines.len() == 2 {
+        assert!(lines[1].trim() == "^", "{args:?}: {err}");
+    }
+    assert!(
+        err.contains(needle),
+        "{args:?}: expected {needle:?} in {err}"
+    );
+}
+
+#[test]
+fn bad_input_is_one_clear_line() {
+    rejects(&["value", "foo", "3"], "unknown game family");
+    rejects(&["value", "sub:", "3"], "needs a subtraction set");
+    rejects(&["value", "sub:0", "3"], "at least 1");
+    rejects(&["value", "sub:1,,2", "3"], "empty element");
+    rejects(&["value", "div:1", "3"], "changes nothing");
+    rejects(&["value", "nim", "-3"], "negative");
+    rejects(&["value", "nim", "abc"], "non-negative integer");
+    rejects(&["value", "nim", "3", "+"], "must be followed");
+    rejects(&["value", "+", "nim", "3"], "cannot start");
+    rejects(
+        &["value", "nim", "3", "+", "+", "nim", "2"],
+        "must be followed",
+    );
+    rejects(&["value", "nim"], "at least one position");
+    rejects(&["value"], "required");
+    rejects(&["value", "sub:99999999999999999999999", "3"], "too large");
+    rejects(&["value", "sub:1-99999999999", "3"], "too large");
+    rejects(&["value", "pow:1", "3"], "at least 2");
+    rejects(
+        &["value", "sub:1", "100000000000000000000"],
+        "grundy period",
+    );
+    rejects(
+        &["value", "sub:1,2", "200", "--max-states", "100"],
+        "state budget",
+    );
+    rejects(&["seq", "sub:1", "--to", "-5"], "negative");
+    rejects(&["seq", "sub:1", "--from", "9", "--to", "5"], "after");
+    rejects(&["seq", "sub:1", "--to", "99999999999999999999999"], "2^64");
+    rejects(&["frobnicate"], "unrecognized subcommand");
+}
