@@ -8,6 +8,8 @@
 //! [`HeapAsGame`] exposes any heap game to the plain [`Solver`](crate::solve::Solver),
 //! which is the reference the property tests compare against.
 
+pub mod rare;
+
 use crate::game::{Game, Parts};
 use crate::nimber::Mex;
 

@@ -1,0 +1,35 @@
+//! Times the take-and-break engine on one code: `octal_speed DIGITS N [plain]`,
+//! e.g. `octal_speed 016 1000000` for 0.16. Prints seconds, G(N) and a checksum.
+
+use grundy::heap::rare::{Engine, TakeBreak};
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let digits: Vec<u8> = args[1]
+        .bytes()
+        .map(|b| (b as char).to_digit(16).unwrap() as u8)
+        .collect();
+    let n: usize = args[2].parse().unwrap();
+    let rules = TakeBreak::new(&digits).unwrap();
+    let mut engine = if args.get(3).map(String::as_str) == Some("plain") {
+        Engine::plain(rules)
+    } else {
+        Engine::new(rules)
+    };
+    let start = Instant::now();
+    let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
+    let secs = start.elapsed().as_secs_f64();
+    let values = engine.values();
+    let checksum = (0..values.len()).fold(0u64, |acc, i| {
+        acc.wrapping_mul(31).wrapping_add(values.get(i) as u64)
+    });
+    println!(
+        "{} n={n} secs={secs:.3} G(n)={} checksum={checksum:x} stats={:?} split={:?}",
+        args[1],
+        values.get(n),
+        engine.stats(),
+        engine.split()
+    );
+}

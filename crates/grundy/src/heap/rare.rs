@@ -1,0 +1,791 @@
+//! The fast engine for take-and-break codes (octal and hexadecimal games): the
+//! rare-value method, with the plain quadratic engine as its reference and fallback.
+//!
+//! A code is a list of digits `d0.d1d2...`: digit `d_k` says what may be left
+//! after removing `k` tokens from a heap (bit 1: nothing, only when the heap
+//! was exactly `k`; bit 2: one non-empty heap; bit 4: two; bit 8, hexadecimal
+//! codes only: three). The plain engine computes G(n) as the mex over every
+//! option, which costs O(n) per heap for codes that split, O(n²) in all.
+//!
+//! # The rare-value method
+//!
+//! Berlekamp, Conway and Guy (*Winning Ways*, ch. 4, "Sparse space spells
+//! speed") observed that for many octal games there is a bit mask `m` such that
+//! almost every value has an odd number of bits under `m` ("common" values) and
+//! only a few heaps have an even number ("rare"). Since the parity of
+//! `(a ^ b) & m` is the XOR of the parities, two common values always XOR to a
+//! rare one: a *common* value can only arise from a split with at least one rare
+//! heap. So the common values among the options of `n` are found exactly by
+//! pairing every rare heap `r` with `n - k - r`, in O(#rare) instead of O(n);
+//! a rare candidate below the mex is confirmed by scanning splits until one
+//! produces it, which for values that do occur takes a few steps, and a full
+//! scan is needed only when `G(n)` itself turns out rare, which is rare.
+//! Flammenkamp's tables extend this to "domain" sparse spaces, where the parity
+//! also depends on the heap's parity: heap `x` is common when
+//! `parity(G(x) & m) ^ (x - t) & 1` is odd, `t` a split size
+//! (<https://wwwhomes.uni-bielefeld.de/achim/octal_sparse.html>). Gangolli and
+//! Plambeck used the same split; Beling's `ogsolve` (RC, RC2) is a modern
+//! implementation. This one is written from those descriptions.
+//!
+//! The mask is chosen automatically from the values found so far: the number of
+//! common heaps for every mask at once is a Walsh-Hadamard transform of the
+//! value histogram. The choice is revisited as the table doubles, and when no
+//! mask makes values sparse the engine stays plain. Every value is the exact mex
+//! whatever the mask: the mask only decides which options are enumerated and
+//! which are searched, so a bad mask costs time, never correctness.
+
+use std::ops::ControlFlow;
+
+/// Errors in a take-and-break code, before any text parsing is involved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeError(pub String);
+
+/// The rules of a take-and-break game, as code digits `d0, d1, d2, ...`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TakeBreak {
+    digits: Vec<u8>,
+    /// Removal sizes `k` whose digit allows splitting into two heaps.
+    splits: Vec<usize>,
+    /// Removal sizes whose digit allows leaving three heaps.
+    triples: Vec<usize>,
+}
+
+impl TakeBreak {
+    /// A game from its digits; `digits[0]` is the digit before the point.
+    pub fn new(digits: &[u8]) -> Result<Self, CodeError> {
+        if digits.iter().any(|d| *d > 15) {
+            return Err(CodeError("a digit is larger than 15".into()));
+        }
+        if digits.first().is_some_and(|d| d & 3 != 0) {
+            return Err(CodeError(
+                "the digit before the point may only allow splitting (4, 8 or 12)".into(),
+            ));
+        }
+        let mut digits = digits.to_vec();
+        while digits.len() > 1 && digits.last() == Some(&0) {
+            digits.pop();
+        }
+        let splits = (0..digits.len()).filter(|k| digits[*k] & 4 != 0).collect();
+        let triples = (0..digits.len()).filter(|k| digits[*k] & 8 != 0).collect();
+        Ok(TakeBreak {
+            digits,
+            splits,
+            triples,
+        })
+    }
+
+    /// The digits, trailing zeros removed.
+    pub fn digits(&self) -> &[u8] {
+        &self.digits
+    }
+
+    /// The value of heap `n` by the definition, from `table[0..n]`: the reference.
+    pub fn plain_value<T: Copy + Into<u32>>(&self, n: usize, table: &[T], mex: &mut Marks) -> u32 {
+        let g = |i: usize| -> u32 { table[i].into() };
+        for (k, &d) in self.digits.iter().enumerate().take(n + 1) {
+            if d & 1 != 0 && n == k {
+                mex.mark(0);
+            }
+            if d & 2 != 0 && n > k {
+                mex.mark(g(n - k));
+            }
+            if d & 4 != 0 && n >= k + 2 {
+                let m = n - k;
+                for a in 1..=m / 2 {
+                    mex.mark(g(a) ^ g(m - a));
+                }
+            }
+            if d & 8 != 0 && n >= k + 3 {
+                let m = n - k;
+                for a in 1..=m / 3 {
+                    for b in a..=(m - a) / 2 {
+                        mex.mark(g(a) ^ g(b) ^ g(m - a - b));
+                    }
+                }
+            }
+        }
+        mex.take_mex()
+    }
+}
+
+/// A bitset of values marked as options, with cheap reset and mex.
+#[derive(Debug, Default, Clone)]
+pub struct Marks {
+    words: Vec<u64>,
+    dirty: usize,
+}
+
+impl Marks {
+    /// Marks value `v`.
+    #[inline(always)]
+    pub fn mark(&mut self, v: u32) {
+        let w = (v >> 6) as usize;
+        if w >= self.words.len() {
+            self.words.resize(w + 1, 0);
+        }
+        self.words[w] |= 1 << (v & 63);
+        if w >= self.dirty {
+            self.dirty = w + 1;
+        }
+    }
+
+    /// Whether `v` is marked.
+    #[inline(always)]
+    pub fn is_marked(&self, v: u32) -> bool {
+        let w = (v >> 6) as usize;
+        w < self.dirty && self.words[w] >> (v & 63) & 1 != 0
+    }
+
+    /// Whether every value marked here is marked in `other` too.
+    #[inline]
+    pub fn is_covered_by(&self, other: &Marks) -> bool {
+        self.words[..self.dirty]
+            .iter()
+            .enumerate()
+            .all(|(i, w)| w & !other.words.get(i).copied().unwrap_or(0) == 0)
+    }
+
+    /// Makes room for every value below `bound` (a power of two, so that XORs of
+    /// values below it stay below it) and clears all marks; [`Marks::set`] may
+    /// then be used for those values.
+    #[inline]
+    pub fn prepare(&mut self, bound: u32) {
+        let words = (bound as usize).div_ceil(64).max(1);
+        if self.words.len() < words {
+            self.words.resize(words, 0);
+        }
+        self.clear();
+        self.dirty = words;
+    }
+
+    /// Marks `v`, which must be below the bound given to [`Marks::prepare`].
+    #[inline(always)]
+    pub fn set(&mut self, v: u32) {
+        self.words[(v >> 6) as usize] |= 1 << (v & 63);
+    }
+
+    /// Clears the mark of `v`; returns whether it was marked.
+    #[inline(always)]
+    pub fn unmark(&mut self, v: u32) -> bool {
+        let w = (v >> 6) as usize;
+        if w >= self.dirty {
+            return false;
+        }
+        let bit = 1u64 << (v & 63);
+        let was = self.words[w] & bit != 0;
+        self.words[w] &= !bit;
+        was
+    }
+
+    /// The smallest marked value at least `from` (`u32::MAX` if none).
+    pub fn next_marked(&self, from: u32) -> u32 {
+        (from..(self.dirty as u32) * 64)
+            .find(|v| self.is_marked(*v))
+            .unwrap_or(u32::MAX)
+    }
+
+    /// Clears every mark.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.words[..self.dirty].fill(0);
+        self.dirty = 0;
+    }
+
+    /// The smallest unmarked value; clears the marks.
+    #[inline]
+    pub fn take_mex(&mut self) -> u32 {
+        let mut result = (self.dirty as u32) * 64;
+        for (i, w) in self.words[..self.dirty].iter().enumerate() {
+            if *w != u64::MAX {
+                result = i as u32 * 64 + w.trailing_ones();
+                break;
+            }
+        }
+        self.clear();
+        result
+    }
+
+    /// The smallest unmarked value at least `from`, without clearing.
+    #[inline]
+    pub fn next_unmarked(&self, from: u32) -> u32 {
+        let mut w = (from >> 6) as usize;
+        if w >= self.dirty {
+            return from;
+        }
+        let mut word = self.words[w] | ((1u64 << (from & 63)) - 1);
+        loop {
+            if word != u64::MAX {
+                return w as u32 * 64 + word.trailing_ones();
+            }
+            w += 1;
+            if w >= self.dirty {
+                return w as u32 * 64;
+            }
+            word = self.words[w];
+        }
+    }
+}
+
+/// Values of heaps `0..len`, two bytes each until a value needs more.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Values {
+    /// Every value fits in 16 bits.
+    Narrow(Vec<u16>),
+    /// Some value does not.
+    Wide(Vec<u32>),
+}
+
+impl Default for Values {
+    fn default() -> Self {
+        Values::Narrow(Vec::new())
+    }
+}
+
+impl Values {
+    /// Number of heaps stored.
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Narrow(v) => v.len(),
+            Values::Wide(v) => v.len(),
+        }
+    }
+
+    /// Whether nothing is stored.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The value of heap `n`.
+    #[inline]
+    pub fn get(&self, n: usize) -> u32 {
+        match self {
+            Values::Narrow(v) => v[n] as u32,
+            Values::Wide(v) => v[n],
+        }
+    }
+
+    /// Appends the value of the next heap, widening the storage if needed.
+    pub fn push(&mut self, value: u32) {
+        match self {
+            Values::Narrow(v) if value <= u16::MAX as u32 => v.push(value as u16),
+            Values::Narrow(v) => {
+                let mut wide: Vec<u32> = Vec::with_capacity(v.capacity().max(v.len() + 1));
+                wide.extend(v.iter().map(|x| *x as u32));
+                wide.push(value);
+                *self = Values::Wide(wide);
+            }
+            Values::Wide(v) => v.push(value),
+        }
+    }
+
+    /// Reserves room for `additional` more heaps.
+    pub fn reserve(&mut self, additional: usize) {
+        match self {
+            Values::Narrow(v) => v.reserve(additional),
+            Values::Wide(v) => v.reserve(additional),
+        }
+    }
+
+    /// All values, widened (for callers that want a plain slice).
+    pub fn to_u32(&self) -> Vec<u32> {
+        match self {
+            Values::Narrow(v) => v.iter().map(|x| *x as u32).collect(),
+            Values::Wide(v) => v.clone(),
+        }
+    }
+}
+
+/// The rare/common split in force: which heaps are rare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Split {
+    /// Value bits whose parity decides.
+    pub mask: u32,
+    /// Whether the heap's own parity takes part ("domain" sparse space).
+    pub domain: bool,
+    /// Constant added to the class so that typical values are cheap.
+    pub shift: u32,
+}
+
+impl Split {
+    /// 1 for common heaps, 0 for rare ones.
+    #[inline(always)]
+    fn class(&self, heap: usize, value: u32) -> u32 {
+        ((value & self.mask).count_ones() ^ (self.domain as u32 & heap as u32) ^ self.shift) & 1
+    }
+}
+
+/// Buffers and counters the rare-value method reuses from heap to heap.
+#[derive(Debug, Default, Clone)]
+struct Work {
+    marks: Marks,
+    /// Candidate values not yet produced by any option.
+    want: Marks,
+    stats: Stats,
+    /// A power of two above every value so far: option values stay below it.
+    bound: u32,
+}
+
+/// Statistics of a run, for reports and tuning.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Stats {
+    /// Heaps computed by the plain method.
+    pub plain_heaps: u64,
+    /// Heaps computed by the rare-value method.
+    pub rare_heaps_computed: u64,
+    /// Times the split was chosen again.
+    pub rebuilds: u64,
+    /// Number of rare heaps under the split in force.
+    pub rare: u64,
+    /// Options enumerated through rare heaps.
+    pub pair_steps: u64,
+    /// Options enumerated while searching for missing values.
+    pub scan_steps: u64,
+}
+
+/// Grundy values of a take-and-break game, extended on demand.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    rules: TakeBreak,
+    values: Values,
+    split: Option<Split>,
+    /// Rare heaps under `split`, ascending, excluding heap 0.
+    rare: Vec<u32>,
+    work: Work,
+    next_review: usize,
+    /// Forces the plain method (for tests and `--verify`).
+    plain_only: bool,
+}
+
+/// How often (in heaps) progress is reported and interruption checked.
+pub const PROGRESS_STEP: usize = 1 << 16;
+
+/// Heaps computed plainly before a split is first considered.
+const FIRST_REVIEW: usize = 1 << 12;
+
+impl Engine {
+    /// An engine for `rules`, with no values yet.
+    pub fn new(rules: TakeBreak) -> Self {
+        Engine {
+            rules,
+            values: Values::default(),
+            split: None,
+            rare: Vec::new(),
+            work: Work {
+                bound: 1,
+                ..Work::default()
+            },
+            next_review: FIRST_REVIEW,
+            plain_only: false,
+        }
+    }
+
+    /// An engine that never uses the rare-value method: the reference.
+    pub fn plain(rules: TakeBreak) -> Self {
+        let mut engine = Self::new(rules);
+        engine.plain_only = true;
+        engine
+    }
+
+    /// Resumes from values computed earlier (a checkpoint).
+    pub fn resume(rules: TakeBreak, values: Values) -> Self {
+        let mut engine = Self::new(rules);
+        let len = values.len();
+        let max = (0..len).map(|i| values.get(i)).max().unwrap_or(0);
+        engine.work.bound = (max + 1).next_power_of_two();
+        engine.values = values;
+        engine.next_review = len.max(FIRST_REVIEW);
+        engine.review();
+        engine
+    }
+
+    /// The game's rules.
+    pub fn rules(&self) -> &TakeBreak {
+        &self.rules
+    }
+
+    /// The values computed so far.
+    pub fn values(&self) -> &Values {
+        &self.values
+    }
+
+    /// Run statistics.
+    pub fn stats(&self) -> Stats {
+        let mut stats = self.work.stats;
+        stats.rare = self.rare.len() as u64;
+        stats
+    }
+
+    /// The split in force, if any.
+    pub fn split(&self) -> Option<Split> {
+        self.split
+    }
+
+    /// Computes values up to and including heap `n`. `progress` is called every
+    /// [`PROGRESS_STEP`] heaps with the number of heaps done; returning
+    /// `Break` stops early, keeping every value finished so far.
+    pub fn extend_to(
+        &mut self,
+        n: usize,
+        progress: &mut dyn FnMut(usize) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if n < self.values.len() {
+            return ControlFlow::Continue(());
+        }
+        self.values.reserve(n + 1 - self.values.len());
+        while self.values.len() <= n {
+            let heap = self.values.len();
+            if heap >= self.next_review && !self.plain_only {
+                self.review();
+            }
+            let value = match self.split {
+                Some(split) => {
+                    self.work.stats.rare_heaps_computed += 1;
+                    match &self.values {
+                        Values::Narrow(t) => {
+                            rare_value(&self.rules, split, &self.rare, heap, t, &mut self.work)
+                        }
+                        Values::Wide(t) => {
+                            rare_value(&self.rules, split, &self.rare, heap, t, &mut self.work)
+                        }
+                    }
+                }
+                None => {
+                    self.work.stats.plain_heaps += 1;
+                    match &self.values {
+                        Values::Narrow(t) => self.rules.plain_value(heap, t, &mut self.work.marks),
+                        Values::Wide(t) => self.rules.plain_value(heap, t, &mut self.work.marks),
+                    }
+                }
+            };
+            self.values.push(value);
+            if value >= self.work.bound {
+                self.work.bound = (value + 1).next_power_of_two();
+            }
+            if let Some(split) = self.split {
+                if heap > 0 && split.class(heap, value) == 0 {
+                    self.rare.push(heap as u32);
+                }
+            }
+            if (heap + 1).is_multiple_of(PROGRESS_STEP) && progress(heap + 1).is_break() {
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Chooses the split for the values so far, and when to look again.
+    fn review(&mut self) {
+        let len = self.values.len();
+        self.next_review = (len * 2).max(FIRST_REVIEW);
+        // Games that never split, or split in three, gain nothing here.
+        if self.rules.splits.is_empty() || !self.rules.triples.is_empty() {
+            self.split = None;
+            return;
+        }
+        let values = &self.values;
+        let best = choose_split(&self.rules, len, |i| values.get(i));
+        if best != self.split {
+            self.work.stats.rebuilds += 1;
+            self.split = best;
+            self.rare.clear();
+            if let Some(split) = best {
+                self.rare.extend(
+                    (1..len)
+                        .filter(|&i| split.class(i, values.get(i)) == 0)
+                        .map(|i| i as u32),
+                );
+            }
+        }
+    }
+}
+
+/// The best split for heaps `0..len`, or `None` when values are not sparse.
+///
+/// For each mask, the number of heaps whose class is odd is read off a
+/// Walsh-Hadamard transform of the histogram of values (split by heap parity
+/// for the domain variant). A split is worth it when rare heaps are at most a
+/// small fraction, since each costs one pairing per heap thereafter.
+fn choose_split(rules: &TakeBreak, len: usize, value: impl Fn(usize) -> u32) -> Option<Split> {
+    if len < 64 {
+        return None;
+    }
+    let max = (1..len).map(&value).max().unwrap_or(0);
+    if max >= 1 << 16 {
+        return None;
+    }
+    let size = (max as usize + 1).next_power_of_two().max(2);
+    // Histograms of values at even and odd heaps (heap 0 excluded: never rare-paired).
+    let mut even = vec![0i64; size];
+    let mut odd = vec![0i64; size];
+    for i in 1..len {
+        if i % 2 == 0 {
+            even[value(i) as usize] += 1;
+        } else {
+            odd[value(i) as usize] += 1;
+        }
+    }
+    walsh_hadamard(&mut even);
+    walsh_hadamard(&mut odd);
+    let (n_even, n_odd) = (even[0], odd[0]);
+    // The domain variant needs every split size to have one parity.
+    let split_parity = rules
+        .splits
+        .iter()
+        .map(|k| (k & 1) as u32)
+        .collect::<Vec<_>>();
+    let domain_shift = if split_parity.iter().all(|p| *p == split_parity[0]) {
+        Some(split_parity[0])
+    } else {
+        None
+    };
+    let mut best: Option<(i64, Split)> = None;
+    for mask in 1..size as u32 {
+        // transform[m] = #even-parity - #odd-parity among values at those heaps.
+        let (e, o) = (even[mask as usize], odd[mask as usize]);
+        // Range: common = odd parity.
+        let rare_range = (n_even + e) / 2 + (n_odd + o) / 2;
+        let candidate = Split {
+            mask,
+            domain: false,
+            shift: 0,
+        };
+        if best.is_none_or(|(r, _)| rare_range < r) {
+            best = Some((rare_range, candidate));
+        }
+        if let Some(shift) = domain_shift {
+            // class = parity ^ (heap & 1) ^ shift; rare when class is 0.
+            let rare_domain = if shift == 0 {
+                (n_even + e) / 2 + (n_odd - o) / 2
+            } else {
+                (n_even - e) / 2 + (n_odd + o) / 2
+            };
+            if best.is_none_or(|(r, _)| rare_domain < r) {
+                best = Some((
+                    rare_domain,
+                    Split {
+                        mask,
+                        domain: true,
+                        shift,
+                    },
+                ));
+            }
+        }
+    }
+    // Worth it only when pairing the rare heaps is far cheaper than a full scan.
+    best.filter(|(rare, _)| (*rare as usize) * 8 < len)
+        .map(|(_, split)| split)
+}
+
+/// In-place Walsh-Hadamard transform: `a[m] = sum_v h[v] * (-1)^parity(v & m)`.
+fn walsh_hadamard(a: &mut [i64]) {
+    let mut h = 1;
+    while h < a.len() {
+        for i in (0..a.len()).step_by(h * 2) {
+            for j in i..i + h {
+                let (x, y) = (a[j], a[j + h]);
+                a[j] = x + y;
+                a[j + h] = x - y;
+            }
+        }
+        h *= 2;
+    }
+}
+
+/// G(n) by the rare-value method; see the module documentation.
+#[inline]
+fn rare_value<T: Copy + Into<u32>>(
+    rules: &TakeBreak,
+    split: Split,
+    rare: &[u32],
+    n: usize,
+    table: &[T],
+    work: &mut Work,
+) -> u32 {
+    let Work {
+        marks,
+        want,
+        stats,
+        bound,
+    } = work;
+    let bound = *bound;
+    let g = |i: usize| -> u32 { table[i].into() };
+    marks.prepare(bound);
+    // Moves that leave at most one heap: few, enumerated exactly.
+    for (k, &d) in rules.digits.iter().enumerate().take(n + 1) {
+        if d & 1 != 0 && n == k {
+            marks.mark(0);
+        }
+        if d & 2 != 0 && n > k {
+            marks.mark(g(n - k));
+        }
+    }
+    // Splits with a rare part: exact, O(#rare) per split size.
+    for &k in &rules.splits {
+        if n < k + 2 {
+            continue;
+        }
+        let m = n - k;
+        let usable = rare.partition_point(|r| (*r as usize) < m);
+        stats.pair_steps += usable as u64;
+        for &r in &rare[..usable] {
+            let r = r as usize;
+            marks.set(g(r) ^ g(m - r));
+        }
+    }
+    // Common-common pairs at split size k all have value parity
+    // `domain & (n - k) & 1` under the mask; values of the other parity are
+    // exactly known already.
+    let mut searchable = [false; 2];
+    for &k in &rules.splits {
+        if n >= k + 2 {
+            searchable[(split.domain as usize) & ((n - k) & 1)] = true;
+        }
+    }
+    // The smallest value of a parity that no common-common pair can produce
+    // is exact already: G(n) is at most that. Every option value is below
+    // `bound`, so G(n) is at most `bound` too.
+    let mut cheap_mex = marks.next_unmarked(0);
+    while cheap_mex < bound && searchable[((cheap_mex & split.mask).count_ones() & 1) as usize] {
+        cheap_mex = marks.next_unmarked(cheap_mex + 1);
+    }
+    let cheap_mex = cheap_mex.min(bound);
+    // The searchable values below it that no rare pair produced: the mex is
+    // the first of them that no split produces, or `cheap_mex` if all occur.
+    want.clear();
+    let mut count = 0u32;
+    let mut v = marks.next_unmarked(0);
+    while v < cheap_mex {
+        want.mark(v);
+        count += 1;
+        v = marks.next_unmarked(v + 1);
+    }
+    if count == 0 {
+        return cheap_mex;
+    }
+    // One scan over the splits marks what it meets, in branch-free chunks,
+    // and stops as soon as every wanted value is marked (a coupon-collector's
+    // wait, not a scan per value).
+    const CHUNK: usize = 32;
+    for &k in &rules.splits {
+        if n < k + 2 || !searchable[(split.domain as usize) & ((n - k) & 1)] {
+            continue;
+        }
+        let m = n - k;
+        let mut b = 1;
+        while b <= m / 2 {
+            let stop = (b + CHUNK).min(m / 2 + 1);
+            for a in b..stop {
+                marks.set(g(a) ^ g(m - a));
+            }
+            stats.scan_steps += (stop - b) as u64;
+            b = stop;
+            if want.is_covered_by(marks) {
+                return cheap_mex;
+            }
+        }
+    }
+    // Some wanted value occurs in no option: the first such is the mex.
+    (0..cheap_mex)
+        .find(|v| want.is_marked(*v) && !marks.is_marked(*v))
+        .unwrap_or(cheap_mex)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn values(digits: &[u8], n: usize, plain: bool) -> Vec<u32> {
+        let rules = TakeBreak::new(digits).unwrap();
+        let mut engine = if plain {
+            Engine::plain(rules)
+        } else {
+            Engine::new(rules)
+        };
+        let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
+        engine.values().to_u32()
+    }
+
+    #[test]
+    fn kayles_and_dawson() {
+        // OEIS A002186 (Kayles, 0.77) and A002187 (Dawson's Kayles, 0.07).
+        assert_eq!(
+            values(&[0, 7, 7], 20, true),
+            [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1]
+        );
+        assert_eq!(
+            values(&[0, 0, 7], 20, true),
+            [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3]
+        );
+    }
+
+    #[test]
+    fn walsh_hadamard_counts_parities() {
+        let mut h = vec![3, 0, 1, 2];
+        walsh_hadamard(&mut h);
+        // mask 1: values 0,2 even (3+1), 1,3 odd (0+2); mask 3: 0,3 even (5), 1,2 odd (1).
+        assert_eq!(h, [6, 2, 0, 4]);
+    }
+
+    #[test]
+    fn rare_value_engine_agrees_on_sparse_games() {
+        // 0.16, 0.1777, 0.6 and 0.354 have sparse spaces (Flammenkamp's tables).
+        for digits in [&[0u8, 1, 6][..], &[0, 1, 7, 7, 7], &[0, 6], &[0, 3, 5, 4]] {
+            let fast = values(digits, 30_000, false);
+            let plain = values(digits, 30_000, true);
+            assert_eq!(fast, plain, "{digits:?}");
+        }
+    }
+
+    #[test]
+    fn the_split_is_found_for_0_16() {
+        let rules = TakeBreak::new(&[0, 1, 6]).unwrap();
+        let mut engine = Engine::new(rules);
+        let _ = engine.extend_to(20_000, &mut |_| ControlFlow::Continue(()));
+        assert!(engine.split().is_some());
+        assert!(engine.stats().rare_heaps_computed > 0);
+    }
+
+    #[test]
+    fn wide_values_are_kept_exactly() {
+        let mut v = Values::default();
+        v.push(7);
+        v.push(70_000);
+        assert_eq!(v.get(0), 7);
+        assert_eq!(v.get(1), 70_000);
+        assert!(matches!(v, Values::Wide(_)));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn any_code_agrees_with_the_plain_engine(
+            digits in proptest::collection::vec(0u8..8, 1..5),
+            n in 0usize..9000,
+        ) {
+            let mut digits = digits;
+            digits.insert(0, 0);
+            prop_assert_eq!(values(&digits, n, false), values(&digits, n, true));
+        }
+
+        #[test]
+        fn splits_are_exact_whatever_the_mask(
+            digits in proptest::collection::vec(0u8..8, 1..4),
+            mask in 1u32..64,
+            domain in any::<bool>(),
+            shift in 0u32..2,
+            n in 100usize..1500,
+        ) {
+            let mut digits = digits;
+            digits.insert(0, 0);
+            let rules = TakeBreak::new(&digits).unwrap();
+            let plain = values(&digits, n, true);
+            let split = Split { mask, domain, shift };
+            let rare: Vec<u32> = (1..n).filter(|&i| split.class(i, plain[i]) == 0).map(|i| i as u32).collect();
+            let table: Vec<u32> = plain[..n].to_vec();
+            let bound = (table.iter().copied().max().unwrap_or(0) + 1).next_power_of_two();
+            let mut work = Work { bound, ..Work::default() };
+            prop_assert_eq!(rare_value(&rules, split, &rare, n, &table, &mut work), plain[n]);
+        }
+    }
+}
