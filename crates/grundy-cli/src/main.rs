@@ -3,6 +3,7 @@
 //! This crate only reads arguments and prints; every rule of every game lives in
 //! the `grundy` library.
 
+mod long_run;
 mod output;
 
 use clap::{Parser, Subcommand};
@@ -80,6 +81,15 @@ enum Command {
         /// Print `n,grundy` lines.
         #[arg(long)]
         csv: bool,
+        /// Write the values to FILE instead of stdout: a b-file (`n value` lines)
+        /// if FILE ends in .txt, else binary, one LEB128 varint per heap.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "csv"])]
+        out: Option<std::path::PathBuf>,
+        /// Afterwards, recompute N heaps spread over the table by the plain method.
+        #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "200")]
+        verify: Option<usize>,
+        #[command(flatten)]
+        run: long_run::RunFlags,
         #[command(flatten)]
         limits: Limits,
     },
@@ -115,7 +125,9 @@ fn main() -> ExitCode {
         Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
         Err(Failure::Grundy(e)) => {
             output::report_error(&e);
-            ExitCode::from(2)
+            // 130 is what shells report for a process stopped by Ctrl-C.
+            let interrupted = matches!(e, Error::Interrupted(_));
+            ExitCode::from(if interrupted { 130 } else { 2 })
         }
     }
 }
@@ -163,6 +175,9 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             to,
             json,
             csv,
+            out: out_file,
+            verify,
+            run,
             limits,
         } => {
             let from = heap_bound(&from, "--from")?;
@@ -174,17 +189,38 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
                 .into());
             }
             let mut family = spec::parse_game(&game, limits.settings())?;
-            let format = if json {
-                output::SeqFormat::Json
-            } else if csv {
-                output::SeqFormat::Csv
-            } else {
-                output::SeqFormat::Text
+            family.configure_long_run(long_run::long_run(&run, &family.spec()));
+            let result = match out_file {
+                Some(path) => output::sequence_to_file(&path, family.as_mut(), from, to),
+                None => sequence_to_stdout(out, family.as_mut(), from, to, json, csv),
             };
-            output::sequence(out, family.as_mut(), from, to, format)
+            result?;
+            if let Some(samples) = verify {
+                let checked = family.verify(samples)?;
+                eprintln!("verified {checked} heaps against the plain method: all agree");
+            }
+            Ok(())
         }
         Command::Games => output::games(out).map_err(io_error),
     }
+}
+
+fn sequence_to_stdout(
+    out: &mut impl Write,
+    family: &mut dyn grundy::family::Family,
+    from: u64,
+    to: u64,
+    json: bool,
+    csv: bool,
+) -> Result<(), Failure> {
+    let format = if json {
+        output::SeqFormat::Json
+    } else if csv {
+        output::SeqFormat::Csv
+    } else {
+        output::SeqFormat::Text
+    };
+    output::sequence(out, family, from, to, format)
 }
 
 fn heap_bound(text: &str, flag: &str) -> Result<u64, Error> {

@@ -211,3 +211,47 @@ pub fn games(out: &mut impl Write) -> io::Result<()> {
     )?;
     Ok(())
 }
+
+/// `grundy seq --out FILE`: values streamed to a file, a b-file when the name
+/// ends in `.txt` (`n value` lines, as OEIS b-files), else LEB128 varints.
+pub fn sequence_to_file(
+    path: &std::path::Path,
+    family: &mut dyn grundy::family::Family,
+    from: u64,
+    to: u64,
+) -> Result<(), Failure> {
+    let cannot = |e: io::Error| Error::Io(format!("cannot write {}: {e}", path.display()));
+    let file = std::fs::File::create(path).map_err(cannot)?;
+    let mut out = io::BufWriter::with_capacity(1 << 20, file);
+    let text = path.extension().is_some_and(|e| e == "txt");
+    let mut failure = None;
+    family.sequence(from, to, &mut |n, value| {
+        let written = if text {
+            writeln!(out, "{n} {value}")
+        } else {
+            let mut v = value.as_u64().unwrap_or(u64::MAX);
+            let mut bytes = [0u8; 10];
+            let mut len = 0;
+            loop {
+                let byte = (v & 0x7f) as u8;
+                v >>= 7;
+                bytes[len] = if v == 0 { byte } else { byte | 0x80 };
+                len += 1;
+                if v == 0 {
+                    break;
+                }
+            }
+            out.write_all(&bytes[..len])
+        };
+        written.map_err(|e| {
+            let error = cannot(e);
+            failure = Some(error.clone());
+            error
+        })
+    })?;
+    if let Some(error) = failure {
+        return Err(error.into());
+    }
+    out.flush().map_err(cannot)?;
+    Ok(())
+}

@@ -26,6 +26,9 @@ pub enum Error {
     /// A position too large for any method available for this game.
     #[error("{0}")]
     TooLarge(String),
+    /// The user interrupted a long computation; the message says what was kept.
+    #[error("{0}")]
+    Interrupted(String),
     /// A file could not be read or written.
     #[error("{0}")]
     Io(String),

@@ -31,6 +31,19 @@ impl Default for Settings {
     }
 }
 
+/// How a long computation reports progress, notices an interruption, and
+/// keeps its work (see [`Family::configure_long_run`]).
+pub struct LongRun {
+    /// Called now and then with (heaps done, heaps wanted).
+    pub progress: Box<dyn FnMut(u64, u64)>,
+    /// Set (by a Ctrl-C handler, say) to stop the computation.
+    pub interrupted: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// Where to save and resume the table, if anywhere.
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// How often to save while working.
+    pub checkpoint_every: std::time::Duration,
+}
+
 /// A move of one component: what it leaves, and the value of what it leaves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Move {
@@ -72,6 +85,20 @@ pub trait Family {
             "{} has no table of values; `grundy table` is for board games such as knight:8 or choco:10x10",
             self.spec()
         )))
+    }
+
+    /// Sets how long computations report progress, notice interruption and
+    /// save their work. Families whose work is always quick ignore it.
+    fn configure_long_run(&mut self, run: LongRun) {
+        let _ = run;
+    }
+
+    /// Recomputes `samples` tabulated heaps (spread over the table) by the
+    /// plain reference method and returns how many were checked; an error if
+    /// any differs. Families without a separate fast path check nothing.
+    fn verify(&mut self, samples: usize) -> Result<usize> {
+        let _ = samples;
+        Ok(0)
     }
 
     /// Whether positions are heap sizes, so that `seq` makes sense.
@@ -213,6 +240,7 @@ pub struct HeapFamily<H: HeapGame> {
     game: H,
     table: HeapTable,
     settings: Settings,
+    long_run: Option<LongRun>,
 }
 
 impl<H: HeapGame> HeapFamily<H> {
@@ -223,6 +251,70 @@ impl<H: HeapGame> HeapFamily<H> {
             game,
             table: HeapTable::new(),
             settings,
+            long_run: None,
+        }
+    }
+
+    /// Fills the table to heap `m`, honouring the long-run settings: resumes
+    /// from the checkpoint, reports progress, saves periodically and stops
+    /// (saving first) when interrupted.
+    fn tabulate(&mut self, m: usize) -> Result<()> {
+        if m < self.table.len() {
+            return Ok(());
+        }
+        let Some(run) = self.long_run.as_mut() else {
+            self.table.extend_to(&self.game, m);
+            return Ok(());
+        };
+        if self.table.is_empty() {
+            if let Some(path) = &run.checkpoint {
+                if let Some(values) = crate::heap::checkpoint::load(path, &self.spec)? {
+                    self.table = HeapTable::resume(&self.game, values);
+                }
+            }
+        }
+        let mut last_save = std::time::Instant::now();
+        loop {
+            let interrupted = run.interrupted.clone();
+            let progress = &mut run.progress;
+            let every = run.checkpoint_every;
+            let wants_save = run.checkpoint.is_some();
+            let outcome = self.table.extend_with_progress(&self.game, m, &mut |done| {
+                progress(done as u64, m as u64 + 1);
+                if interrupted.load(std::sync::atomic::Ordering::Relaxed)
+                    || (wants_save && last_save.elapsed() >= every)
+                {
+                    std::ops::ControlFlow::Break(())
+                } else {
+                    std::ops::ControlFlow::Continue(())
+                }
+            });
+            let done = outcome.is_continue();
+            if let Some(path) = &run.checkpoint {
+                if !done || last_save.elapsed() >= every || m >= self.table.len().saturating_sub(1)
+                {
+                    crate::heap::checkpoint::save(path, &self.spec, &self.table.compact())?;
+                    last_save = std::time::Instant::now();
+                }
+            }
+            if done {
+                (run.progress)(self.table.len() as u64, m as u64 + 1);
+                return Ok(());
+            }
+            if run.interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+                let saved = match &run.checkpoint {
+                    Some(path) => format!(
+                        "; the {} values found are saved in {}: run the same command to resume",
+                        self.table.len(),
+                        path.display()
+                    ),
+                    None => format!(
+                        " after {} heaps (use --checkpoint FILE to keep the work)",
+                        self.table.len()
+                    ),
+                };
+                return Err(Error::Interrupted(format!("interrupted{saved}")));
+            }
         }
     }
 
@@ -231,8 +323,8 @@ impl<H: HeapGame> HeapFamily<H> {
         let small = n.to_usize().filter(|m| *m < self.settings.max_states);
         match small {
             Some(m) => {
-                self.table.extend_to(&self.game, m);
-                Ok(self.table.values()[m] as u64)
+                self.tabulate(m)?;
+                Ok(self.table.get(m).expect("tabulated just now") as u64)
             }
             None => Err(Error::TooLarge(format!(
                 "heap {n} of {} is beyond the state budget ({} heaps) and no period is known for this game; \
@@ -254,6 +346,33 @@ impl<H: HeapGame> HeapFamily<H> {
 impl<H: HeapGame> Family for HeapFamily<H> {
     fn spec(&self) -> String {
         self.spec.clone()
+    }
+
+    fn configure_long_run(&mut self, run: LongRun) {
+        self.long_run = Some(run);
+    }
+
+    fn verify(&mut self, samples: usize) -> Result<usize> {
+        let len = self.table.len();
+        if len == 0 || samples == 0 {
+            return Ok(0);
+        }
+        // Heaps spread evenly, plus the last ones, where errors would show first.
+        let mut heaps: Vec<usize> = (0..samples).map(|i| i * len / samples).collect();
+        heaps.extend(len.saturating_sub(samples.min(16))..len);
+        heaps.sort_unstable();
+        heaps.dedup();
+        for &n in &heaps {
+            let fast = self.table.get(n).expect("within the table");
+            let plain = crate::heap::reference_value(&self.game, n, &self.table);
+            if fast != plain {
+                return Err(Error::invalid(format!(
+                    "verification failed for {} at heap {n}: the fast engine says {fast}, the plain method {plain}",
+                    self.spec
+                )));
+            }
+        }
+        Ok(heaps.len())
     }
 
     fn normalize(&self, position: &str) -> Result<String> {
@@ -297,7 +416,8 @@ impl<H: HeapGame> Family for HeapFamily<H> {
     ) -> Result<()> {
         self.lookup(&BigUint::from(to))?;
         for n in from..=to {
-            sink(n, &Value::finite(self.table.values()[n as usize] as u64))?;
+            let value = self.table.get(n as usize).expect("tabulated above");
+            sink(n, &Value::finite(value as u64))?;
         }
         Ok(())
     }

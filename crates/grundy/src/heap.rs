@@ -8,10 +8,12 @@
 //! [`HeapAsGame`] exposes any heap game to the plain [`Solver`](crate::solve::Solver),
 //! which is the reference the property tests compare against.
 
+pub mod checkpoint;
 pub mod rare;
 
 use crate::game::{Game, Parts};
 use crate::nimber::Mex;
+use std::ops::ControlFlow;
 
 /// A game played on heaps, in which every move leaves heaps smaller than the one moved on.
 pub trait HeapGame {
@@ -34,6 +36,12 @@ pub trait HeapGame {
         }
         scratch.mex.take() as u32
     }
+
+    /// The game as a take-and-break code, if it is one: its table is then
+    /// filled by the fast [`rare::Engine`] instead of `dense_value`.
+    fn take_break(&self) -> Option<rare::TakeBreak> {
+        None
+    }
 }
 
 /// Buffers reused across heaps so the table loop does not allocate.
@@ -46,9 +54,29 @@ pub struct Scratch {
 }
 
 /// The values of heaps `0..len()` of one heap game.
-#[derive(Debug, Default, Clone)]
+///
+/// Take-and-break codes are tabulated by the [`rare::Engine`] (two bytes a
+/// heap, the rare-value method where values are sparse); every other heap
+/// game by its own [`HeapGame::dense_value`] into four-byte values.
+#[derive(Debug, Clone)]
 pub struct HeapTable {
-    values: Vec<u32>,
+    storage: Storage,
+}
+
+#[derive(Debug, Clone)]
+enum Storage {
+    /// Not yet decided: the first extension picks by the game.
+    Empty,
+    Dense(Vec<u32>),
+    TakeBreak(Box<rare::Engine>),
+}
+
+impl Default for HeapTable {
+    fn default() -> Self {
+        HeapTable {
+            storage: Storage::Empty,
+        }
+    }
 }
 
 impl HeapTable {
@@ -57,38 +85,152 @@ impl HeapTable {
         Self::default()
     }
 
+    /// A table resumed from values saved earlier (see [`checkpoint`]).
+    pub fn resume<H: HeapGame + ?Sized>(game: &H, values: rare::Values) -> Self {
+        let storage = match game.take_break() {
+            Some(rules) => Storage::TakeBreak(Box::new(rare::Engine::resume(rules, values))),
+            None => Storage::Dense(values.to_u32()),
+        };
+        HeapTable { storage }
+    }
+
     /// Number of heaps tabulated.
     pub fn len(&self) -> usize {
-        self.values.len()
+        match &self.storage {
+            Storage::Empty => 0,
+            Storage::Dense(v) => v.len(),
+            Storage::TakeBreak(engine) => engine.values().len(),
+        }
     }
 
     /// Whether nothing is tabulated yet.
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
-    }
-
-    /// The tabulated values, index = heap size.
-    pub fn values(&self) -> &[u32] {
-        &self.values
+        self.len() == 0
     }
 
     /// The value of heap `n`, if tabulated.
+    #[inline]
     pub fn get(&self, n: usize) -> Option<u32> {
-        self.values.get(n).copied()
+        match &self.storage {
+            Storage::Empty => None,
+            Storage::Dense(v) => v.get(n).copied(),
+            Storage::TakeBreak(engine) => {
+                let values = engine.values();
+                (n < values.len()).then(|| values.get(n))
+            }
+        }
+    }
+
+    /// Every tabulated value, widened to `u32` (a copy for compact tables).
+    pub fn to_vec(&self) -> Vec<u32> {
+        match &self.storage {
+            Storage::Empty => Vec::new(),
+            Storage::Dense(v) => v.clone(),
+            Storage::TakeBreak(engine) => engine.values().to_u32(),
+        }
+    }
+
+    /// The values in their compact form, for checkpoints.
+    pub fn compact(&self) -> rare::Values {
+        match &self.storage {
+            Storage::Empty => rare::Values::default(),
+            Storage::Dense(v) => {
+                let mut values = rare::Values::default();
+                values.reserve(v.len());
+                for x in v {
+                    values.push(*x);
+                }
+                values
+            }
+            Storage::TakeBreak(engine) => engine.values().clone(),
+        }
+    }
+
+    /// The take-and-break engine, when this table uses one (for statistics).
+    pub fn engine(&self) -> Option<&rare::Engine> {
+        match &self.storage {
+            Storage::TakeBreak(engine) => Some(engine),
+            _ => None,
+        }
     }
 
     /// Fills the table up to and including heap `n`.
     pub fn extend_to<H: HeapGame + ?Sized>(&mut self, game: &H, n: usize) {
-        if n < self.values.len() {
-            return;
+        let _ = self.extend_with_progress(game, n, &mut |_| ControlFlow::Continue(()));
+    }
+
+    /// Fills the table up to and including heap `n`, calling `progress` with
+    /// the number of heaps done every [`rare::PROGRESS_STEP`] heaps; when it
+    /// returns `Break` the table stops, keeping every value finished.
+    pub fn extend_with_progress<H: HeapGame + ?Sized>(
+        &mut self,
+        game: &H,
+        n: usize,
+        progress: &mut dyn FnMut(usize) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if let Storage::Empty = self.storage {
+            self.storage = match game.take_break() {
+                Some(rules) => Storage::TakeBreak(Box::new(rare::Engine::new(rules))),
+                None => Storage::Dense(Vec::new()),
+            };
         }
-        self.values.reserve(n + 1 - self.values.len());
-        let mut scratch = Scratch::default();
-        while self.values.len() <= n {
-            let m = self.values.len();
-            let value = game.dense_value(m, &self.values, &mut scratch);
-            self.values.push(value);
+        match &mut self.storage {
+            Storage::Empty => unreachable!("decided above"),
+            Storage::TakeBreak(engine) => engine.extend_to(n, progress),
+            Storage::Dense(values) => {
+                if n < values.len() {
+                    return ControlFlow::Continue(());
+                }
+                values.reserve(n + 1 - values.len());
+                let mut scratch = Scratch::default();
+                while values.len() <= n {
+                    let m = values.len();
+                    let value = game.dense_value(m, values, &mut scratch);
+                    values.push(value);
+                    if (m + 1).is_multiple_of(rare::PROGRESS_STEP) && progress(m + 1).is_break() {
+                        return ControlFlow::Break(());
+                    }
+                }
+                ControlFlow::Continue(())
+            }
         }
+    }
+}
+
+/// The value of tabulated heap `n` recomputed the plain way, from the
+/// definition and the values below `n`: the reference for `--verify`.
+///
+/// Take-and-break codes use [`rare::TakeBreak::plain_value`]; other games
+/// enumerate [`HeapGame::heap_options`].
+pub fn reference_value<H: HeapGame + ?Sized>(game: &H, n: usize, table: &HeapTable) -> u32 {
+    fn by_options<H: HeapGame + ?Sized, T: Copy + Into<u32>>(
+        game: &H,
+        n: usize,
+        below: &[T],
+    ) -> u32 {
+        let mut options = Vec::new();
+        game.heap_options(n as u64, &mut options);
+        let mut mex = Mex::new();
+        for option in &options {
+            let value = option
+                .iter()
+                .fold(0u32, |acc, &h| acc ^ below[h as usize].into());
+            mex.insert(value as u64);
+        }
+        mex.take() as u32
+    }
+    let mut marks = rare::Marks::default();
+    match (&table.storage, game.take_break()) {
+        (Storage::TakeBreak(engine), Some(rules)) => match engine.values() {
+            rare::Values::Narrow(v) => rules.plain_value(n, &v[..n], &mut marks),
+            rare::Values::Wide(v) => rules.plain_value(n, &v[..n], &mut marks),
+        },
+        (Storage::TakeBreak(engine), None) => match engine.values() {
+            rare::Values::Narrow(v) => by_options(game, n, &v[..n]),
+            rare::Values::Wide(v) => by_options(game, n, &v[..n]),
+        },
+        (Storage::Dense(v), _) => by_options(game, n, &v[..n]),
+        (Storage::Empty, _) => panic!("heap {n} is not tabulated"),
     }
 }
 
@@ -136,6 +278,8 @@ mod tests {
                 solver.value(&n).unwrap()
             );
         }
+        assert_eq!(table.len(), 121);
+        assert_eq!(table.get(121), None);
         // Kayles is periodic with period 12 from n = 71 on (Guy and Smith).
         for n in 71..=108 {
             assert_eq!(table.get(n), table.get(n + 12));

@@ -70,7 +70,7 @@ mod tests {
         let mut table = HeapTable::new();
         table.extend_to(&Subtraction::new(vec![1, 2, 3]), 100);
         assert!(table
-            .values()
+            .to_vec()
             .iter()
             .enumerate()
             .all(|(n, v)| *v as usize == n % 4));

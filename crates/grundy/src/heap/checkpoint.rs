@@ -1,0 +1,205 @@
+//! Checkpoints of heap tables: a long `seq` or `period` run saves its values
+//! so that an interruption or a crash loses nothing finished.
+//!
+//! The file holds a magic line, a format version, the game's canonical spec,
+//! the values (two or four bytes each, little-endian) and a 64-bit FNV-1a
+//! checksum of everything before it. It is written to a temporary file beside
+//! the target and renamed over it, so a checkpoint on disk is always whole:
+//! either the previous one or the new one. A file for another game, of another
+//! version, truncated or altered, is refused with a message saying which.
+
+use super::rare::Values;
+use crate::error::{Error, Result};
+use std::fs;
+use std::io::{BufWriter, Read, Write};
+use std::path::Path;
+
+const MAGIC: &[u8] = b"GRUNDY-CHECKPOINT\n";
+const VERSION: u32 = 1;
+
+fn fnv1a(hash: &mut u64, bytes: &[u8]) {
+    for b in bytes {
+        *hash ^= *b as u64;
+        *hash = hash.wrapping_mul(0x100_0000_01b3);
+    }
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// A writer that checksums what passes through it.
+struct Summing<W> {
+    inner: W,
+    hash: u64,
+}
+
+impl<W: Write> Write for Summing<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        fnv1a(&mut self.hash, &buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Saves `values` of game `spec` to `path`, atomically.
+pub fn save(path: &Path, spec: &str, values: &Values) -> Result<()> {
+    let io =
+        |e: std::io::Error| Error::Io(format!("cannot write checkpoint {}: {e}", path.display()));
+    let mut tmp_name = path.as_os_str().to_owned();
+    tmp_name.push(".tmp");
+    let tmp = Path::new(&tmp_name);
+    let file = fs::File::create(tmp).map_err(io)?;
+    let mut out = Summing {
+        inner: BufWriter::with_capacity(1 << 20, file),
+        hash: FNV_OFFSET,
+    };
+    out.write_all(MAGIC).map_err(io)?;
+    out.write_all(&VERSION.to_le_bytes()).map_err(io)?;
+    out.write_all(&(spec.len() as u32).to_le_bytes())
+        .map_err(io)?;
+    out.write_all(spec.as_bytes()).map_err(io)?;
+    match values {
+        Values::Narrow(v) => {
+            out.write_all(&[2]).map_err(io)?;
+            out.write_all(&(v.len() as u64).to_le_bytes()).map_err(io)?;
+            for chunk in v.chunks(1 << 16) {
+                let bytes: Vec<u8> = chunk.iter().flat_map(|x| x.to_le_bytes()).collect();
+                out.write_all(&bytes).map_err(io)?;
+            }
+        }
+        Values::Wide(v) => {
+            out.write_all(&[4]).map_err(io)?;
+            out.write_all(&(v.len() as u64).to_le_bytes()).map_err(io)?;
+            for chunk in v.chunks(1 << 16) {
+                let bytes: Vec<u8> = chunk.iter().flat_map(|x| x.to_le_bytes()).collect();
+                out.write_all(&bytes).map_err(io)?;
+            }
+        }
+    }
+    let hash = out.hash;
+    let mut inner = out.inner;
+    inner.write_all(&hash.to_le_bytes()).map_err(io)?;
+    let file = inner.into_inner().map_err(|e| io(e.into_error()))?;
+    file.sync_all().map_err(io)?;
+    fs::rename(tmp, path).map_err(io)?;
+    Ok(())
+}
+
+/// Loads the values saved for game `spec`; `Ok(None)` when `path` does not exist yet.
+pub fn load(path: &Path, spec: &str) -> Result<Option<Values>> {
+    let refuse =
+        |why: &str| Error::invalid(format!("refusing checkpoint {}: {why}", path.display()));
+    let mut file = match fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(Error::Io(format!(
+                "cannot read checkpoint {}: {e}",
+                path.display()
+            )))
+        }
+    };
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)
+        .map_err(|e| Error::Io(format!("cannot read checkpoint {}: {e}", path.display())))?;
+    if !bytes.starts_with(MAGIC) {
+        return Err(refuse("it is not a grundy checkpoint"));
+    }
+    if bytes.len() < MAGIC.len() + 8 + 8 {
+        return Err(refuse("it is truncated"));
+    }
+    let (body, tail) = bytes.split_at(bytes.len() - 8);
+    let mut hash = FNV_OFFSET;
+    fnv1a(&mut hash, body);
+    if hash.to_le_bytes() != tail {
+        return Err(refuse(
+            "its checksum does not match (truncated or corrupted)",
+        ));
+    }
+    let mut at = MAGIC.len();
+    let mut take = |n: usize| -> Result<&[u8]> {
+        let slice = body
+            .get(at..at + n)
+            .ok_or_else(|| refuse("it is truncated"))?;
+        at += n;
+        Ok(slice)
+    };
+    let version = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes"));
+    if version != VERSION {
+        return Err(refuse(&format!(
+            "it was written by format version {version}, this grundy reads version {VERSION}"
+        )));
+    }
+    let spec_len = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes")) as usize;
+    let saved_spec = String::from_utf8_lossy(take(spec_len)?).into_owned();
+    if saved_spec != spec {
+        return Err(refuse(&format!("it is for {saved_spec}, not {spec}")));
+    }
+    let width = take(1)?[0];
+    let count = u64::from_le_bytes(take(8)?.try_into().expect("8 bytes")) as usize;
+    let data = take(
+        count
+            .checked_mul(width as usize)
+            .ok_or_else(|| refuse("it is corrupted"))?,
+    )?;
+    let values = match width {
+        2 => Values::Narrow(
+            data.chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .collect(),
+        ),
+        4 => Values::Wide(
+            data.chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        ),
+        _ => return Err(refuse("it is corrupted")),
+    };
+    Ok(Some(values))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("grundy-ck-{}-{name}", std::process::id()));
+        let _ = fs::create_dir_all(&dir);
+        dir.join("values.ck")
+    }
+
+    #[test]
+    fn round_trip_and_refusals() {
+        let path = temp("rt");
+        assert_eq!(load(&path, "0.07").unwrap(), None);
+        let values = Values::Narrow(vec![0, 0, 1, 1, 2, 0, 3]);
+        save(&path, "0.07", &values).unwrap();
+        assert_eq!(load(&path, "0.07").unwrap(), Some(values.clone()));
+        let wide = Values::Wide(vec![0, 70_000, 5]);
+        save(&path, "0.07", &wide).unwrap();
+        assert_eq!(load(&path, "0.07").unwrap(), Some(wide));
+
+        let err = load(&path, "0.77").unwrap_err().to_string();
+        assert!(err.contains("it is for 0.07, not 0.77"), "{err}");
+
+        // Any flipped byte is caught.
+        let mut bytes = fs::read(&path).unwrap();
+        let last = bytes.len() - 10;
+        bytes[last] ^= 1;
+        fs::write(&path, &bytes).unwrap();
+        assert!(load(&path, "0.07")
+            .unwrap_err()
+            .to_string()
+            .contains("checksum"));
+
+        fs::write(&path, b"hello").unwrap();
+        assert!(load(&path, "0.07")
+            .unwrap_err()
+            .to_string()
+            .contains("not a grundy checkpoint"));
+        fs::write(&path, &bytes[..40]).unwrap();
+        assert!(load(&path, "0.07").is_err());
+    }
+}
