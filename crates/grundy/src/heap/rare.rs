@@ -428,6 +428,8 @@ pub struct Engine {
     split: Option<Split>,
     /// Rare heaps under `split`, ascending, excluding heap 0.
     rare: Vec<u32>,
+    /// Parity under the split's mask of every value below 1024, as bits.
+    odd: [u64; 16],
     work: Work,
     next_review: usize,
     /// Forces the plain method (for tests and `--verify`).
@@ -448,6 +450,7 @@ impl Engine {
             values: Values::default(),
             split: None,
             rare: Vec::new(),
+            odd: [0; 16],
             work: Work {
                 bound: 1,
                 ..Work::default()
@@ -516,6 +519,39 @@ impl Engine {
                 self.review();
             }
             let value = match self.split {
+                Some(split) if self.work.bound <= 1024 => {
+                    self.work.stats.rare_heaps_computed += 1;
+                    let context = RareSplit {
+                        rules: &self.rules,
+                        split,
+                        odd: &self.odd,
+                        rare: &self.rare,
+                    };
+                    let (stats, bound) = (&mut self.work.stats, self.work.bound);
+                    macro_rules! fixed {
+                        ($t:expr) => {
+                            match bound {
+                                0..=64 => {
+                                    rare_value_fixed::<_, 1>(&context, heap, $t, stats, bound)
+                                }
+                                65..=128 => {
+                                    rare_value_fixed::<_, 2>(&context, heap, $t, stats, bound)
+                                }
+                                129..=256 => {
+                                    rare_value_fixed::<_, 4>(&context, heap, $t, stats, bound)
+                                }
+                                257..=512 => {
+                                    rare_value_fixed::<_, 8>(&context, heap, $t, stats, bound)
+                                }
+                                _ => rare_value_fixed::<_, 16>(&context, heap, $t, stats, bound),
+                            }
+                        };
+                    }
+                    match &self.values {
+                        Values::Narrow(t) => fixed!(t),
+                        Values::Wide(t) => fixed!(t),
+                    }
+                }
                 Some(split) => {
                     self.work.stats.rare_heaps_computed += 1;
                     match &self.values {
@@ -565,6 +601,7 @@ impl Engine {
         if best != self.split {
             self.work.stats.rebuilds += 1;
             self.split = best;
+            self.odd = parity_words(best.map_or(0, |b| b.mask));
             self.rare.clear();
             if let Some(split) = best {
                 self.rare.extend(
@@ -769,6 +806,149 @@ fn rare_value<T: Copy + Into<u32>>(
         .unwrap_or(cheap_mex)
 }
 
+/// A bitset of `64 * W` values held in registers: the rare-value method's
+/// marks when every value is below 1024, which is the usual case.
+#[derive(Clone, Copy)]
+struct Bits<const W: usize>([u64; W]);
+
+impl<const W: usize> Bits<W> {
+    #[inline(always)]
+    fn set(&mut self, v: u32) {
+        self.0[(v >> 6) as usize] |= 1 << (v & 63);
+    }
+
+    /// The smallest value set in `self`, or `none`.
+    #[inline(always)]
+    fn first(&self, none: u32) -> u32 {
+        for (i, w) in self.0.iter().enumerate() {
+            if *w != 0 {
+                return i as u32 * 64 + w.trailing_zeros();
+            }
+        }
+        none
+    }
+}
+
+/// Words whose bit `v` is the parity of `v & mask`, for values below 1024.
+fn parity_words(mask: u32) -> [u64; 16] {
+    let mut words = [0u64; 16];
+    for v in 0..1024u32 {
+        if (v & mask).count_ones() & 1 == 1 {
+            words[(v >> 6) as usize] |= 1 << (v & 63);
+        }
+    }
+    words
+}
+
+/// What the rare-value method needs to know besides the table.
+struct RareSplit<'a> {
+    rules: &'a TakeBreak,
+    split: Split,
+    /// [`parity_words`] of the split's mask.
+    odd: &'a [u64; 16],
+    /// The rare heaps, ascending.
+    rare: &'a [u32],
+}
+
+/// [`rare_value`] for values below `64 * W`, with the marks in registers.
+// The word loops index several small arrays in step; iterators would hide that.
+#[allow(clippy::needless_range_loop)]
+#[inline]
+fn rare_value_fixed<T: Copy + Into<u32>, const W: usize>(
+    context: &RareSplit,
+    n: usize,
+    table: &[T],
+    stats: &mut Stats,
+    bound: u32,
+) -> u32 {
+    let RareSplit {
+        rules,
+        split,
+        odd,
+        rare,
+    } = *context;
+    let g = |i: usize| -> u32 { table[i].into() };
+    let mut marks = Bits::<W>([0; W]);
+    for (k, &d) in rules.digits.iter().enumerate().take(n + 1) {
+        if d & 1 != 0 && n == k {
+            marks.set(0);
+        }
+        if d & 2 != 0 && n > k {
+            marks.set(g(n - k));
+        }
+    }
+    for &k in &rules.splits {
+        if n < k + 2 {
+            continue;
+        }
+        let m = n - k;
+        let usable = rare.partition_point(|r| (*r as usize) < m);
+        stats.pair_steps += usable as u64;
+        for &r in &rare[..usable] {
+            let r = r as usize;
+            marks.set(g(r) ^ g(m - r));
+        }
+    }
+    let mut searchable = [false; 2];
+    for &k in &rules.splits {
+        if n >= k + 2 {
+            searchable[(split.domain as usize) & ((n - k) & 1)] = true;
+        }
+    }
+    // Values that are unmarked and of a parity no common-common pair makes.
+    let mut cheap = Bits::<W>([0; W]);
+    for i in 0..W {
+        let class = match searchable {
+            [true, true] => 0,
+            [true, false] => odd[i],
+            [false, true] => !odd[i],
+            [false, false] => !0,
+        };
+        cheap.0[i] = !marks.0[i] & class;
+    }
+    let cheap_mex = cheap.first(bound).min(bound);
+    // Unmarked values below it are wanted: each must turn up in some split.
+    let mut want = Bits::<W>([0; W]);
+    for i in 0..W {
+        let low = i as u32 * 64;
+        let below = if cheap_mex >= low + 64 {
+            !0
+        } else if cheap_mex <= low {
+            0
+        } else {
+            (1u64 << (cheap_mex - low)) - 1
+        };
+        want.0[i] = !marks.0[i] & below;
+    }
+    if want.0.iter().all(|w| *w == 0) {
+        return cheap_mex;
+    }
+    const CHUNK: usize = 16;
+    for &k in &rules.splits {
+        if n < k + 2 || !searchable[(split.domain as usize) & ((n - k) & 1)] {
+            continue;
+        }
+        let m = n - k;
+        let mut b = 1;
+        while b <= m / 2 {
+            let stop = (b + CHUNK).min(m / 2 + 1);
+            for a in b..stop {
+                marks.set(g(a) ^ g(m - a));
+            }
+            stats.scan_steps += (stop - b) as u64;
+            b = stop;
+            if (0..W).all(|i| want.0[i] & !marks.0[i] == 0) {
+                return cheap_mex;
+            }
+        }
+    }
+    let mut missing = Bits::<W>([0; W]);
+    for i in 0..W {
+        missing.0[i] = want.0[i] & !marks.0[i];
+    }
+    missing.first(cheap_mex)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -865,6 +1045,15 @@ mod tests {
             let bound = (table.iter().copied().max().unwrap_or(0) + 1).next_power_of_two();
             let mut work = Work { bound, ..Work::default() };
             prop_assert_eq!(rare_value(&rules, split, &rare, n, &table, &mut work), plain[n]);
+            let odd = parity_words(mask);
+            let context = RareSplit { rules: &rules, split, odd: &odd, rare: &rare };
+            let mut stats = Stats::default();
+            let fixed = match bound {
+                0..=64 => rare_value_fixed::<_, 1>(&context, n, &table, &mut stats, bound),
+                65..=256 => rare_value_fixed::<_, 4>(&context, n, &table, &mut stats, bound),
+                _ => rare_value_fixed::<_, 16>(&context, n, &table, &mut stats, bound),
+            };
+            prop_assert_eq!(fixed, plain[n]);
         }
     }
 }

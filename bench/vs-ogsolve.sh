@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Side-by-side speed of `grundy seq` and Beling's ogsolve (crates.io) on the
+# octal games of issue 5, with every value compared, not a sample.
+#
+#   bench/vs-ogsolve.sh            # the full set (several minutes)
+#   bench/vs-ogsolve.sh quick      # small sizes only
+#
+# Prints one line per case: game, n, our seconds, ogsolve's (the faster of
+# -m rc and -m rc2), their/ours ratio, and whether all values agree.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+peer=$root/target/peer
+work=$root/target/bench
+mkdir -p "$work"
+
+if [ ! -x "$peer/bin/ogsolve" ]; then
+  echo "installing ogsolve into $peer ..." >&2
+  cargo install ogsolve --root "$peer" --quiet >&2
+fi
+cargo build --release -p grundy-cli --quiet
+grundy=$root/target/release/grundy
+
+if [ "${1:-}" = quick ]; then
+  cases="0.6:100000 0.16:1000000 0.1777:1000000 0.007:30000"
+else
+  cases="0.6:1000000 0.6:10000000 0.16:1000000 0.16:10000000 0.1777:1000000 0.1777:10000000 0.007:100000 0.007:1000000"
+fi
+
+now() { date +%s.%N; }
+
+printf '%-8s %10s %10s %10s %8s  %s\n' game n ours ogsolve ratio values
+for case in $cases; do
+  game=${case%%:*}
+  n=${case##*:}
+  # ogsolve: best of its two rare/common methods.
+  best=""
+  for method in rc rc2; do
+    start=$(now)
+    "$peer/bin/ogsolve" -m "$method" -n "$n" -p "$game" > "$work/og-$method.txt"
+    secs=$(echo "$(now) - $start" | bc)
+    if [ -z "$best" ] || [ "$(echo "$secs < $best" | bc)" = 1 ]; then
+      best=$secs
+      cp "$work/og-$method.txt" "$work/og.txt"
+    fi
+  done
+  start=$(now)
+  "$grundy" seq "$game" --to "$n" --out "$work/ours.txt" --quiet --max-states 2000000000
+  ours=$(echo "$(now) - $start" | bc)
+  # ogsolve prints the values on one line after "nimbers:".
+  grep -m1 'nimbers:' "$work/og.txt" | sed 's/.*nimbers://' | tr -s ' ' '\n' | sed '/^$/d' > "$work/og-values.txt"
+  cut -d' ' -f2 "$work/ours.txt" > "$work/our-values.txt"
+  if cmp -s "$work/og-values.txt" "$work/our-values.txt"; then same=identical; else same=DIFFERENT; fi
+  ratio=$(echo "scale=2; $best / $ours" | bc)
+  printf '%-8s %10s %10.2f %10.2f %7sx  %s\n' "$game" "$n" "$ours" "$best" "$ratio" "$same"
+done
