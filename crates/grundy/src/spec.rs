@@ -3,6 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::family::{Family, GameFamily, HeapFamily, Settings};
+use crate::games::octal::{GrundysGame, TakeBreakGame};
 use crate::games::{divide::Divide, nim::Nim, powers::Powers, subtraction::Subtraction};
 use crate::sum::Sum;
 
@@ -38,6 +39,48 @@ pub const FAMILIES: &[FamilyInfo] = &[
         position: "n",
         example: "pow:2 100",
         about: "take a power of K stones (1, K, K^2, ...)",
+    },
+    FamilyInfo {
+        syntax: "0.07",
+        position: "n",
+        example: "0.137 20 + 4.07 9",
+        about: "octal take-and-break code d0.d1d2... (also octal:0.07): digit dk says what removing k tokens may leave (1: nothing, 2: one heap, 4: two heaps)",
+    },
+    FamilyInfo {
+        syntax: "hex:0.F",
+        position: "n",
+        example: "hex:0.F8 30",
+        about: "hexadecimal take-and-break code: as octal, and bit 8 of a digit allows leaving three heaps",
+    },
+    FamilyInfo {
+        syntax: "kayles",
+        position: "n",
+        example: "kayles 10 11",
+        about: "Kayles, 0.77: knock down one pin or two adjacent ones from a row",
+    },
+    FamilyInfo {
+        syntax: "dawson",
+        position: "n",
+        example: "dawson 10",
+        about: "Dawson's Kayles, 0.07: knock down two adjacent pins",
+    },
+    FamilyInfo {
+        syntax: "grundy",
+        position: "n",
+        example: "grundy 17",
+        about: "Grundy's game: split a heap into two unequal non-empty heaps",
+    },
+    FamilyInfo {
+        syntax: "sticks[:K]",
+        position: "n",
+        example: "sticks:3 12",
+        about: "remove 1..K consecutive sticks from a row, maybe splitting it (CEOI 2000; K = 3 if omitted; octal 0.77..7)",
+    },
+    FamilyInfo {
+        syntax: "northcott[:K]",
+        position: "gap",
+        example: "northcott 3 5 + northcott:4 6",
+        about: "one column of Northcott's game, as its gap; a move narrows the gap by 1..K (any amount if K is omitted)",
     },
     FamilyInfo {
         syntax: "div:D",
@@ -78,7 +121,84 @@ pub fn parse_game(spec: &str, settings: Settings) -> Result<Box<dyn Family>> {
             )),
         }
     };
+    let take_break = |code: &str, offset: usize, hex: bool| -> Result<Box<dyn Family>> {
+        let game = TakeBreakGame::parse(code, hex, spec, offset)?;
+        Ok(Box::new(HeapFamily::new(game.spec(), game, settings)))
+    };
+    if spec.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return take_break(spec, 0, false);
+    }
     match name {
+        "octal" => {
+            let (text, offset) = required("octal", "a code")?;
+            take_break(text, offset, false)
+        }
+        "hex" => {
+            let (text, offset) = required("hex", "a code")?;
+            take_break(text, offset, true)
+        }
+        "kayles" => {
+            no_params("kayles")?;
+            take_break("0.77", 0, false)
+        }
+        "dawson" => {
+            no_params("dawson")?;
+            take_break("0.07", 0, false)
+        }
+        "grundy" => {
+            no_params("grundy")?;
+            Ok(Box::new(HeapFamily::new("grundy", GrundysGame, settings)))
+        }
+        "sticks" => {
+            let k = match params {
+                None => 3,
+                Some(_) => {
+                    let (text, offset) = required("sticks", "a number K")?;
+                    let k = parse_number(spec, text, offset, "K")?;
+                    if k == 0 || k as usize > crate::games::octal::MAX_DIGITS {
+                        return Err(Error::syntax(
+                            format!(
+                                "sticks:K needs 1 <= K <= {}",
+                                crate::games::octal::MAX_DIGITS
+                            ),
+                            spec,
+                            Some(offset),
+                        ));
+                    }
+                    k
+                }
+            };
+            let game = TakeBreakGame::from_digits(
+                &std::iter::once(0)
+                    .chain(std::iter::repeat_n(7, k as usize))
+                    .collect::<Vec<u8>>(),
+                false,
+            )?;
+            Ok(Box::new(HeapFamily::new(
+                format!("sticks:{k}"),
+                game,
+                settings,
+            )))
+        }
+        "northcott" => match params {
+            None => Ok(Box::new(Nim::new("northcott"))),
+            Some(_) => {
+                let (text, offset) = required("northcott", "a number K")?;
+                let k = parse_number(spec, text, offset, "K")?;
+                if k == 0 || k as usize >= MAX_SET_SIZE {
+                    return Err(Error::syntax(
+                        format!("northcott:K needs 1 <= K < {MAX_SET_SIZE}"),
+                        spec,
+                        Some(offset),
+                    ));
+                }
+                Ok(Box::new(HeapFamily::new(
+                    format!("northcott:{k}"),
+                    Subtraction::new((1..=k).collect()),
+                    settings,
+                )))
+            }
+        },
         "nim" => {
             no_params("nim")?;
             Ok(Box::new(Nim::new("nim")))
@@ -126,6 +246,13 @@ pub fn parse_game(spec: &str, settings: Settings) -> Result<Box<dyn Family>> {
 }
 
 fn example_of(family: &str) -> &'static str {
+    match family {
+        "octal" => return "octal:0.07",
+        "hex" => return "hex:0.F",
+        "sticks" => return "sticks:3",
+        "northcott" => return "northcott:2",
+        _ => {}
+    }
     FAMILIES
         .iter()
         .find(|info| info.syntax.split(':').next() == Some(family))

@@ -3,5 +3,6 @@
 
 pub mod divide;
 pub mod nim;
+pub mod octal;
 pub mod powers;
 pub mod subtraction;
