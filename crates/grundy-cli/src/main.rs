@@ -93,6 +93,21 @@ enum Command {
         #[command(flatten)]
         limits: Limits,
     },
+    /// Find the period of a heap game, and prove it where a theorem allows.
+    Period {
+        /// The game, e.g. `0.07` or `sub:2,5,7`.
+        game: String,
+        /// Tabulate at most this many heaps.
+        #[arg(long, value_name = "N", default_value_t = 1 << 24)]
+        max: u64,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        run: long_run::RunFlags,
+        #[command(flatten)]
+        limits: Limits,
+    },
     /// Every family of games, with its syntax and an example.
     Games,
 }
@@ -200,6 +215,26 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
                 eprintln!("verified {checked} heaps against the plain method: all agree");
             }
             Ok(())
+        }
+        Command::Period {
+            game,
+            max,
+            json,
+            run,
+            limits,
+        } => {
+            let mut settings = limits.settings();
+            // Asking for N heaps is asking for the memory of N heaps.
+            settings.max_states = settings.max_states.max(max.saturating_add(1) as usize);
+            let mut family = spec::parse_game(&game, settings)?;
+            family.configure_long_run(long_run::long_run(&run, &family.spec()));
+            let report = family.period(max)?;
+            if json {
+                output::period_json(out, family.as_ref(), &report)
+            } else {
+                output::period_text(out, family.as_ref(), &report)
+            }
+            .map_err(io_error)
         }
         Command::Games => output::games(out).map_err(io_error),
     }

@@ -255,3 +255,53 @@ pub fn sequence_to_file(
     out.flush().map_err(cannot)?;
     Ok(())
 }
+
+/// `grundy period` as text.
+pub fn period_text(
+    out: &mut impl Write,
+    family: &dyn grundy::family::Family,
+    report: &grundy::period::PeriodReport,
+) -> io::Result<()> {
+    match &report.periodicity {
+        Some(p) => {
+            writeln!(
+                out,
+                "{}: preperiod {}, period {}, saltus {}",
+                family.spec(),
+                p.preperiod,
+                p.period,
+                p.saltus
+            )?;
+            writeln!(out, "{}", report.method)?;
+            const SHOWN: usize = 200;
+            let block: Vec<String> = p.block.iter().take(SHOWN).map(u32::to_string).collect();
+            let more = if p.block.len() > SHOWN {
+                format!(" ... ({} values; --json lists them all)", p.block.len())
+            } else {
+                String::new()
+            };
+            writeln!(out, "periodic block: {}{more}", block.join(" "))
+        }
+        None => writeln!(out, "{}: {}", family.spec(), report.method),
+    }
+}
+
+/// `grundy period --json`.
+pub fn period_json(
+    out: &mut impl Write,
+    family: &dyn grundy::family::Family,
+    report: &grundy::period::PeriodReport,
+) -> io::Result<()> {
+    let p = report.periodicity.as_ref();
+    let object = json!({
+        "game": family.spec(),
+        "preperiod": p.map(|p| p.preperiod),
+        "period": p.map(|p| p.period),
+        "saltus": p.map(|p| p.saltus),
+        "proven": report.proven,
+        "method": report.method,
+        "checked_to": report.checked_to,
+        "block": p.map(|p| p.block.clone()),
+    });
+    writeln!(out, "{object}")
+}

@@ -201,11 +201,21 @@ fn bad_input_is_one_clear_line() {
     rejects(&["value", "sub:1-99999999999", "3"], "too large");
     rejects(&["value", "pow:1", "3"], "at least 2");
     rejects(
-        &["value", "sub:1", "100000000000000000000"],
+        &["value", "grundy", "100000000000000000000"],
         "grundy period",
     );
     rejects(
-        &["value", "sub:1,2", "200", "--max-states", "100"],
+        &["value", "grundy", "200", "--max-states", "100"],
+        "state budget",
+    );
+    rejects(
+        &[
+            "value",
+            "div:2,3",
+            "1000000000000000000000000",
+            "--max-states",
+            "5",
+        ],
         "state budget",
     );
     rejects(&["seq", "sub:1", "--to", "-5"], "negative");

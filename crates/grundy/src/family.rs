@@ -101,6 +101,16 @@ pub trait Family {
         Ok(0)
     }
 
+    /// Finds and, where a theorem allows, proves the period of a heap game,
+    /// tabulating at most `max` heaps.
+    fn period(&mut self, max: u64) -> Result<crate::period::PeriodReport> {
+        let _ = max;
+        Err(Error::invalid(format!(
+            "{} positions are not heap sizes, so it has no Grundy sequence to be periodic",
+            self.spec()
+        )))
+    }
+
     /// Whether positions are heap sizes, so that `seq` makes sense.
     fn is_heap_game(&self) -> bool {
         false
@@ -207,6 +217,38 @@ impl<G: Syntax> Family for GameFamily<G> {
     fn is_heap_game(&self) -> bool {
         self.heap_positions
     }
+
+    fn period(&mut self, max: u64) -> Result<crate::period::PeriodReport> {
+        if !self.heap_positions {
+            return Err(Error::invalid(format!(
+                "{} positions are not heap sizes, so it has no Grundy sequence to be periodic",
+                self.spec
+            )));
+        }
+        // No periodicity theorem is known for these games: observe only.
+        let len = max.clamp(1, 1 << 16);
+        let mut values = Vec::with_capacity(len as usize);
+        for n in 0..len {
+            match self.value(&n.to_string())?.as_u64() {
+                Some(v) if v <= u32::MAX as u64 => values.push(v as u32),
+                _ => return Err(Error::invalid("values too large to look for a period")),
+            }
+        }
+        let observed = crate::period::observe(values.len(), |i| values[i]);
+        let method = match observed {
+            Some(_) => format!(
+                "observed period, not proven (no periodicity theorem applies); values to n = {}",
+                len - 1
+            ),
+            None => format!("no period found up to n = {}", len - 1),
+        };
+        Ok(crate::period::PeriodReport {
+            periodicity: observed,
+            proven: false,
+            method,
+            checked_to: len - 1,
+        })
+    }
 }
 
 /// Reads a heap size: a non-negative integer of any size.
@@ -234,6 +276,13 @@ pub fn parse_heap(text: &str) -> Result<BigUint> {
     Ok(trimmed.parse().expect("digits parse"))
 }
 
+/// How many heaps `value` tabulates, at most, looking for a period that
+/// answers a heap too large to tabulate.
+const AUTO_PERIOD_SEARCH: u64 = 1 << 22;
+
+/// Heaps with more options than this are not listed move by move.
+const MAX_LISTED_OPTIONS: u64 = 20_000_000;
+
 /// A [`HeapGame`] tabulated densely, as a [`Family`].
 pub struct HeapFamily<H: HeapGame> {
     spec: String,
@@ -241,6 +290,8 @@ pub struct HeapFamily<H: HeapGame> {
     table: HeapTable,
     settings: Settings,
     long_run: Option<LongRun>,
+    /// A proven periodicity, once found: heaps beyond the table use it.
+    period: Option<crate::period::Periodicity>,
 }
 
 impl<H: HeapGame> HeapFamily<H> {
@@ -252,7 +303,82 @@ impl<H: HeapGame> HeapFamily<H> {
             table: HeapTable::new(),
             settings,
             long_run: None,
+            period: None,
         }
+    }
+
+    /// Tabulates (doubling the table each time, up to `max` heaps) until the
+    /// game's period rule proves a period, and reports what was found.
+    pub fn find_period(&mut self, max: u64) -> Result<crate::period::PeriodReport> {
+        use crate::period::{observe, prove, PeriodReport, PeriodRule};
+        let rule = self.game.period_rule();
+        if let PeriodRule::Known(periodicity, source) = &rule {
+            self.period = Some(periodicity.clone());
+            return Ok(PeriodReport {
+                periodicity: Some(periodicity.clone()),
+                proven: true,
+                method: format!("{source} (proven)"),
+                checked_to: 0,
+            });
+        }
+        let max = (max.max(1)).min(self.settings.max_states as u64) as usize;
+        let mut len = self.table.len().clamp(1024.min(max), max);
+        loop {
+            self.tabulate(len - 1)?;
+            let table = &self.table;
+            let value = |i: usize| table.get(i).expect("tabulated");
+            if !matches!(rule, PeriodRule::Unknown) {
+                if let Some(found) = prove(len, value, &rule) {
+                    let method = match &rule {
+                        PeriodRule::Window(w) => format!(
+                            "proven: a window of {w} consecutive values (the largest move) repeats, and each value depends only on the {w} before it; values checked to n = {}",
+                            len - 1
+                        ),
+                        PeriodRule::TakeBreak { max_take, parts } => {
+                            let bound = if *parts <= 2 {
+                                2 * found.preperiod + found.period + max_take
+                            } else {
+                                3 * found.preperiod + 2 * found.period + max_take
+                            };
+                            format!(
+                                "proven by the Guy-Smith periodicity theorem: G(n + {p}) = G(n) checked for {e} <= n < {bound}, with values to n = {}",
+                                len - 1,
+                                p = found.period,
+                                e = found.preperiod,
+                            )
+                        }
+                        _ => unreachable!("only provable rules reach here"),
+                    };
+                    self.period = Some(found.clone());
+                    return Ok(PeriodReport {
+                        periodicity: Some(found),
+                        proven: true,
+                        method,
+                        checked_to: len as u64 - 1,
+                    });
+                }
+            }
+            if len >= max {
+                let observed = observe(len, value);
+                let method = match (&observed, &rule) {
+                    (Some(_), PeriodRule::Unknown) => format!("observed period, not proven (no periodicity theorem applies to this game); values to n = {}", len - 1),
+                    (Some(_), _) => format!("observed period, not proven (too few values for the theorem); values to n = {}", len - 1),
+                    (None, _) => format!("no period found up to n = {}", len - 1),
+                };
+                return Ok(PeriodReport {
+                    periodicity: observed,
+                    proven: false,
+                    method,
+                    checked_to: len as u64 - 1,
+                });
+            }
+            len = (len * 2).min(max);
+        }
+    }
+
+    /// Whether a period could be proven for this game at all.
+    fn provable(&self) -> bool {
+        !matches!(self.game.period_rule(), crate::period::PeriodRule::Unknown)
     }
 
     /// Fills the table to heap `m`, honouring the long-run settings: resumes
@@ -320,6 +446,23 @@ impl<H: HeapGame> HeapFamily<H> {
 
     /// The value of heap `n`, tabulating up to it if needed and allowed.
     fn lookup(&mut self, n: &BigUint) -> Result<u64> {
+        if let Some(value) = n.to_usize().and_then(|m| self.table.get(m)) {
+            return Ok(value as u64);
+        }
+        if self.period.is_none() {
+            let known = matches!(
+                self.game.period_rule(),
+                crate::period::PeriodRule::Known(..)
+            );
+            // Beyond what can be tabulated: look for a period in a modest table.
+            let beyond = n.to_usize().is_none_or(|m| m >= self.settings.max_states);
+            if known || (beyond && self.provable()) {
+                self.find_period(AUTO_PERIOD_SEARCH)?;
+            }
+        }
+        if let Some(period) = &self.period {
+            return Ok(period.value(n).to_u64().expect("periodic values are small"));
+        }
         let small = n.to_usize().filter(|m| *m < self.settings.max_states);
         match small {
             Some(m) => {
@@ -385,10 +528,29 @@ impl<H: HeapGame> Family for HeapFamily<H> {
     }
 
     fn moves(&mut self, position: &str) -> Result<Vec<Move>> {
-        let n = parse_heap(position)?;
-        // Tabulating first also checks the heap is within reach.
-        self.lookup(&n)?;
-        let n = n.to_u64().expect("tabulated heaps fit in u64");
+        let big = parse_heap(position)?;
+        // Looking the value up first also checks the heap is within reach.
+        self.lookup(&big)?;
+        let Some(n) = big.to_u64().filter(|n| *n <= MAX_LISTED_OPTIONS) else {
+            let Some(options) = self.game.big_options(&big) else {
+                return Err(Error::TooLarge(format!(
+                    "heap {big} of {} has too many moves to list one by one",
+                    self.spec
+                )));
+            };
+            let mut moves = Vec::with_capacity(options.len());
+            for parts in options {
+                let mut value = 0;
+                for part in &parts {
+                    value ^= self.lookup(part)?;
+                }
+                moves.push(Move {
+                    to: parts.iter().map(|h| h.to_string()).collect(),
+                    value: Value::finite(value),
+                });
+            }
+            return Ok(dedupe_moves(moves));
+        };
         let mut options: Vec<Parts<u64>> = Vec::new();
         self.game.heap_options(n, &mut options);
         let mut moves = Vec::with_capacity(options.len());
@@ -404,8 +566,51 @@ impl<H: HeapGame> Family for HeapFamily<H> {
         Ok(dedupe_moves(moves))
     }
 
+    fn moves_to(&mut self, position: &str, target: &Value, limit: usize) -> Result<Vec<Move>> {
+        let n = parse_heap(position)?;
+        let listable = n.to_u64().is_some_and(|n| n <= MAX_LISTED_OPTIONS)
+            || self.game.big_options(&n).is_some();
+        if listable {
+            return Ok(self
+                .moves(position)?
+                .into_iter()
+                .filter(|m| &m.value == target)
+                .take(limit)
+                .collect());
+        }
+        self.lookup(&n)?;
+        let (Some(rules), Some(period), Some(target)) =
+            (self.game.take_break(), self.period.clone(), target.as_u64())
+        else {
+            return Err(Error::TooLarge(format!(
+                "heap {n} of {} has too many moves to list one by one",
+                self.spec
+            )));
+        };
+        crate::heap::huge::winning_splits(&rules, &period, &n, target, limit)
+            .map(|found| {
+                found
+                    .into_iter()
+                    .map(|to| Move {
+                        to,
+                        value: Value::finite(target),
+                    })
+                    .collect()
+            })
+            .ok_or_else(|| {
+                Error::TooLarge(format!(
+                    "heap {n} of {} leaves three heaps in too many ways to list",
+                    self.spec
+                ))
+            })
+    }
+
     fn is_heap_game(&self) -> bool {
         true
+    }
+
+    fn period(&mut self, max: u64) -> Result<crate::period::PeriodReport> {
+        self.find_period(max)
     }
 
     fn sequence(
@@ -414,10 +619,21 @@ impl<H: HeapGame> Family for HeapFamily<H> {
         to: u64,
         sink: &mut dyn FnMut(u64, &Value) -> Result<()>,
     ) -> Result<()> {
+        // Long sequences of provably periodic games stop tabulating as soon
+        // as the period is proven and fill the rest from it.
+        if self.period.is_none() && to >= 1 << 20 && self.provable() {
+            self.find_period(to.saturating_add(1))?;
+        }
+        // Tabulates, or finds the closed form, or fails with a clear error.
         self.lookup(&BigUint::from(to))?;
+        let period = self.period.clone();
         for n in from..=to {
-            let value = self.table.get(n as usize).expect("tabulated above");
-            sink(n, &Value::finite(value as u64))?;
+            let value = match (self.table.get(n as usize), &period) {
+                (Some(v), _) => v as u64,
+                (None, Some(period)) => period.value_u64(n),
+                (None, None) => unreachable!("heap {n} was tabulated for {to}"),
+            };
+            sink(n, &Value::finite(value))?;
         }
         Ok(())
     }

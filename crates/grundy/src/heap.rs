@@ -9,6 +9,7 @@
 //! which is the reference the property tests compare against.
 
 pub mod checkpoint;
+pub mod huge;
 pub mod rare;
 
 use crate::game::{Game, Parts};
@@ -40,6 +41,18 @@ pub trait HeapGame {
     /// The game as a take-and-break code, if it is one: its table is then
     /// filled by the fast [`rare::Engine`] instead of `dense_value`.
     fn take_break(&self) -> Option<rare::TakeBreak> {
+        None
+    }
+
+    /// How a period of this game can be proven (see [`crate::period`]).
+    fn period_rule(&self) -> crate::period::PeriodRule {
+        crate::period::PeriodRule::Unknown
+    }
+
+    /// The options of a heap too large for a machine word, when there are
+    /// few of them (subtraction-like games); `None` when they cannot be listed.
+    fn big_options(&self, n: &num_bigint::BigUint) -> Option<Vec<Vec<num_bigint::BigUint>>> {
+        let _ = n;
         None
     }
 }

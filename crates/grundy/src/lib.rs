@@ -17,6 +17,7 @@ pub mod game;
 pub mod games;
 pub mod heap;
 pub mod nimber;
+pub mod period;
 pub mod solve;
 pub mod spec;
 pub mod sum;

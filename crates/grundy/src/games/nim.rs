@@ -73,6 +73,21 @@ impl Family for Nim {
         true
     }
 
+    fn period(&mut self, _max: u64) -> Result<crate::period::PeriodReport> {
+        Ok(crate::period::PeriodReport {
+            periodicity: Some(crate::period::Periodicity {
+                preperiod: 0,
+                period: 1,
+                saltus: 1,
+                block: vec![0],
+                prefix: vec![],
+            }),
+            proven: true,
+            method: "closed form: a heap of n has value n (Bouton 1901), arithmetic-periodic with saltus 1".into(),
+            checked_to: 0,
+        })
+    }
+
     fn sequence(
         &mut self,
         from: u64,

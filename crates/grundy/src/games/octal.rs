@@ -175,6 +175,13 @@ impl HeapGame for TakeBreakGame {
     fn take_break(&self) -> Option<TakeBreak> {
         Some(self.rules.clone())
     }
+
+    fn period_rule(&self) -> crate::period::PeriodRule {
+        crate::period::PeriodRule::TakeBreak {
+            max_take: self.max_take() as u64,
+            parts: if self.leaves_three() { 3 } else { 2 },
+        }
+    }
 }
 
 /// Grundy's game: split a heap into two unequal non-empty heaps.

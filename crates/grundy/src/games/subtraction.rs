@@ -36,6 +36,29 @@ impl HeapGame for Subtraction {
         }
     }
 
+    fn period_rule(&self) -> crate::period::PeriodRule {
+        // The next value depends only on the last max(S) values.
+        crate::period::PeriodRule::Window(self.set.last().copied().unwrap_or(1))
+    }
+
+    fn big_options(&self, n: &num_bigint::BigUint) -> Option<Vec<Vec<num_bigint::BigUint>>> {
+        Some(
+            self.set
+                .iter()
+                .map(|take| num_bigint::BigUint::from(*take))
+                .filter(|take| take <= n)
+                .map(|take| {
+                    let left = n - take;
+                    if left == num_bigint::BigUint::default() {
+                        vec![]
+                    } else {
+                        vec![left]
+                    }
+                })
+                .collect(),
+        )
+    }
+
     fn dense_value(&self, n: usize, table: &[u32], scratch: &mut Scratch) -> u32 {
         for &take in self.set.iter().take_while(|s| **s as usize <= n) {
             scratch.mex.insert(table[n - take as usize] as u64);

@@ -1,0 +1,251 @@
+//! Periodicity of heap games, found in a table of values and *proven*.
+//!
+//! A sequence G(0), G(1), ... is (arithmetic-)periodic with preperiod `e`,
+//! period `p` and saltus `s` when G(n + p) = G(n) + s for every n >= e. A
+//! table of values only ever shows that this holds *so far*; what turns an
+//! observation into a proof is a theorem about the game:
+//!
+//! - a finite subtraction game's next value depends only on the last max(S)
+//!   values, so once a window of max(S) consecutive values repeats, the whole
+//!   sequence repeats from there on ([`PeriodRule::Window`]);
+//! - for a take-and-break game that removes at most `t` tokens and leaves at
+//!   most two heaps, the Guy-Smith periodicity theorem (Guy and Smith 1956;
+//!   *Winning Ways*, ch. 4) says that G(n + p) = G(n) for e <= n < 2e + p + t
+//!   implies it for all n >= e. The same argument with three parts (the
+//!   largest part of a three-way split of n - k is at least (n - k)/3) needs
+//!   the check up to 3e + 2p + t ([`PeriodRule::TakeBreak`]);
+//! - some families have a closed form ([`PeriodRule::Known`]).
+//!
+//! Finding the candidate: the smallest preperiod is the start of the longest
+//! suffix of the table that is periodic with a period the theorem can
+//! confirm. The prefix function (Knuth-Morris-Pratt) of the *reversed* table
+//! gives the smallest period of every suffix in one linear pass.
+
+/// How a period of a heap game can be proven.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PeriodRule {
+    /// No theorem applies: periods can only be observed.
+    Unknown,
+    /// G(n) depends only on G(n - 1), ..., G(n - window).
+    Window(u64),
+    /// A take-and-break game removing at most `max_take` tokens and leaving at
+    /// most `parts` heaps (2 or 3): the Guy-Smith theorem.
+    TakeBreak { max_take: u64, parts: u32 },
+    /// The periodicity is known in closed form; `source` cites it.
+    Known(Periodicity, &'static str),
+}
+
+/// G(n) = block[(n - e) mod p] + saltus * floor((n - e) / p) for n >= e.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Periodicity {
+    /// The preperiod e: the first heap from which the pattern holds.
+    pub preperiod: u64,
+    /// The period p.
+    pub period: u64,
+    /// The saltus s (0 for ordinary periodicity).
+    pub saltus: u64,
+    /// G(e), ..., G(e + p - 1).
+    pub block: Vec<u32>,
+    /// The values before the preperiod, G(0), ..., G(e - 1).
+    pub prefix: Vec<u32>,
+}
+
+impl Periodicity {
+    /// The value of heap `n` (any size) under this periodicity.
+    pub fn value(&self, n: &num_bigint::BigUint) -> num_bigint::BigUint {
+        use num_traits::ToPrimitive;
+        let e = num_bigint::BigUint::from(self.preperiod);
+        if *n < e {
+            let i = n.to_usize().expect("below the preperiod");
+            return self.prefix[i].into();
+        }
+        let offset = n - &e;
+        let p = num_bigint::BigUint::from(self.period);
+        let index = (&offset % &p).to_usize().expect("below the period");
+        let cycles = offset / p;
+        num_bigint::BigUint::from(self.block[index]) + cycles * self.saltus
+    }
+
+    /// The value of heap `n` when it fits in a machine word.
+    pub fn value_u64(&self, n: u64) -> u64 {
+        if n < self.preperiod {
+            return self.prefix[n as usize] as u64;
+        }
+        let offset = n - self.preperiod;
+        self.block[(offset % self.period) as usize] as u64 + self.saltus * (offset / self.period)
+    }
+}
+
+/// What `grundy period` reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PeriodReport {
+    /// The periodicity found, proven or only observed.
+    pub periodicity: Option<Periodicity>,
+    /// Whether a theorem confirms it for all heaps.
+    pub proven: bool,
+    /// How it is known, in words.
+    pub method: String,
+    /// Heaps tabulated (0 when a closed form was used).
+    pub checked_to: u64,
+}
+
+/// For each suffix length `l` (1..=len), the smallest period of the last `l`
+/// values: `result[l - 1]`. Linear time (prefix function of the reversal).
+pub fn suffix_periods(len: usize, value: impl Fn(usize) -> u32) -> Vec<u32> {
+    let rev = |i: usize| value(len - 1 - i);
+    let mut border = vec![0u32; len];
+    for i in 1..len {
+        let mut k = border[i - 1] as usize;
+        while k > 0 && rev(i) != rev(k) {
+            k = border[k - 1] as usize;
+        }
+        if rev(i) == rev(k) {
+            k += 1;
+        }
+        border[i] = k as u32;
+    }
+    for (i, b) in border.iter_mut().enumerate() {
+        *b = (i as u32 + 1) - *b;
+    }
+    border
+}
+
+/// The smallest (preperiod, period) that `rule` proves from the first `len`
+/// values, if any.
+pub fn prove(len: usize, value: impl Fn(usize) -> u32, rule: &PeriodRule) -> Option<Periodicity> {
+    let condition = |e: u64, p: u64| -> bool {
+        let n = len as u64;
+        match rule {
+            // The window G[e..e+w) must be seen again at e + p.
+            PeriodRule::Window(w) => e + p + w <= n,
+            // Values are checked for e <= m < bound, which reads up to bound - 1 + p.
+            PeriodRule::TakeBreak { max_take, parts } => {
+                let bound = if *parts <= 2 {
+                    2 * e + p + max_take
+                } else {
+                    3 * e + 2 * p + max_take
+                };
+                bound + p <= n + 1
+            }
+            PeriodRule::Unknown | PeriodRule::Known(..) => false,
+        }
+    };
+    if len == 0 {
+        return None;
+    }
+    let periods = suffix_periods(len, &value);
+    // The longest suffix whose smallest period the theorem confirms.
+    for l in (1..=len).rev() {
+        let e = (len - l) as u64;
+        let p = periods[l - 1] as u64;
+        if condition(e, p) {
+            return Some(Periodicity {
+                preperiod: e,
+                period: p,
+                saltus: 0,
+                block: (e..e + p).map(|i| value(i as usize)).collect(),
+                prefix: (0..e).map(|i| value(i as usize)).collect(),
+            });
+        }
+    }
+    None
+}
+
+/// An unproven guess: the longest suffix that repeats at least three times
+/// and spans at least half the table (shorter stretches prove nothing and
+/// mislead, like the long constant runs of divide games).
+pub fn observe(len: usize, value: impl Fn(usize) -> u32) -> Option<Periodicity> {
+    if len == 0 {
+        return None;
+    }
+    let periods = suffix_periods(len, &value);
+    (1..=len).rev().find_map(|l| {
+        let p = periods[l - 1] as usize;
+        (l >= 3 * p && 2 * l >= len).then(|| {
+            let e = len - l;
+            Periodicity {
+                preperiod: e as u64,
+                period: p as u64,
+                saltus: 0,
+                block: (e..e + p).map(&value).collect(),
+                prefix: (0..e).map(&value).collect(),
+            }
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::octal::TakeBreakGame;
+    use crate::games::subtraction::Subtraction;
+    use crate::heap::{HeapGame, HeapTable};
+    use proptest::prelude::*;
+
+    fn table<H: HeapGame>(game: &H, n: usize) -> Vec<u32> {
+        let mut t = HeapTable::new();
+        t.extend_to(game, n);
+        t.to_vec()
+    }
+
+    fn octal(code: &str) -> TakeBreakGame {
+        TakeBreakGame::parse(code, false, code, 0).unwrap()
+    }
+
+    #[test]
+    fn suffix_periods_by_hand() {
+        let v = [5, 1, 2, 1, 2, 1, 2];
+        let periods = suffix_periods(v.len(), |i| v[i]);
+        assert_eq!(periods, [1, 2, 2, 2, 2, 2, 7]);
+    }
+
+    #[test]
+    fn known_octal_periods() {
+        // Winning Ways, ch. 4: 0.07 (Dawson's Kayles) period 34 from 53,
+        // 0.137 period 34 from 52, 0.77 (Kayles) period 12 from 71.
+        for (code, e, p) in [("0.07", 53, 34), ("0.137", 52, 34), ("0.77", 71, 12)] {
+            let game = octal(code);
+            let values = table(&game, 2000);
+            let found = prove(values.len(), |i| values[i], &game.period_rule()).unwrap();
+            assert_eq!((found.preperiod, found.period), (e, p), "{code}");
+            // The proof needs values up to 2e + 2p + t - 2: one fewer is not enough.
+            let t = game.max_take() as u64;
+            let needed = (2 * e + 2 * p + t - 1) as usize;
+            let enough = prove(needed, |i| values[i], &game.period_rule()).unwrap();
+            assert_eq!((enough.preperiod, enough.period), (e, p), "{code}");
+            assert_eq!(
+                prove(needed - 1, |i| values[i], &game.period_rule()),
+                None,
+                "{code}"
+            );
+        }
+    }
+
+    /// The first repeated state of the sequence, by brute force: the reference.
+    fn simulate(set: &[u64]) -> (u64, u64) {
+        let w = *set.iter().max().unwrap() as usize;
+        let values = table(&Subtraction::new(set.to_vec()), 4000);
+        let mut seen = std::collections::HashMap::new();
+        for i in 0..values.len() - w {
+            if let Some(j) = seen.insert(values[i..i + w].to_vec(), i) {
+                return (j as u64, (i - j) as u64);
+            }
+        }
+        panic!("no repeat");
+    }
+
+    proptest! {
+        #[test]
+        fn subtraction_periods_are_the_smallest(set in proptest::collection::btree_set(1u64..12, 1..5)) {
+            let set: Vec<u64> = set.into_iter().collect();
+            let game = Subtraction::new(set.clone());
+            let values = table(&game, 4000);
+            let found = prove(values.len(), |i| values[i], &game.period_rule()).unwrap();
+            let (e, p) = simulate(&set);
+            prop_assert_eq!((found.preperiod, found.period), (e, p));
+            for n in 0..values.len() as u64 {
+                prop_assert_eq!(found.value_u64(n), values[n as usize] as u64);
+            }
+        }
+    }
+}
