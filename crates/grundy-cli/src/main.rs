@@ -98,7 +98,7 @@ enum Command {
         /// The game, e.g. `0.07` or `sub:2,5,7`.
         game: String,
         /// Tabulate at most this many heaps.
-        #[arg(long, value_name = "N", default_value_t = 1 << 24)]
+        #[arg(long, value_name = "N", default_value_t = 1 << 26)]
         max: u64,
         /// Print one JSON object.
         #[arg(long)]

@@ -310,7 +310,7 @@ impl<H: HeapGame> HeapFamily<H> {
     /// Tabulates (doubling the table each time, up to `max` heaps) until the
     /// game's period rule proves a period, and reports what was found.
     pub fn find_period(&mut self, max: u64) -> Result<crate::period::PeriodReport> {
-        use crate::period::{observe, prove, PeriodReport, PeriodRule};
+        use crate::period::{attempt, observe, Attempt, PeriodReport, PeriodRule};
         let rule = self.game.period_rule();
         if let PeriodRule::Known(periodicity, source) = &rule {
             self.period = Some(periodicity.clone());
@@ -327,8 +327,19 @@ impl<H: HeapGame> HeapFamily<H> {
             self.tabulate(len - 1)?;
             let table = &self.table;
             let value = |i: usize| table.get(i).expect("tabulated");
+            let mut next = len.saturating_mul(2);
             if !matches!(rule, PeriodRule::Unknown) {
-                if let Some(found) = prove(len, value, &rule) {
+                let found = match attempt(len, value, &rule) {
+                    Attempt::Proven(found) => Some(found),
+                    Attempt::NotYet(needed) => {
+                        // Go straight to the length that would prove what the values show.
+                        if let Some(needed) = needed.filter(|n| *n as usize > len) {
+                            next = next.min(needed as usize);
+                        }
+                        None
+                    }
+                };
+                if let Some(found) = found {
                     let method = match &rule {
                         PeriodRule::Window(w) => format!(
                             "proven: a window of {w} consecutive values (the largest move) repeats, and each value depends only on the {w} before it; values checked to n = {}",
@@ -372,7 +383,7 @@ impl<H: HeapGame> HeapFamily<H> {
                     checked_to: len as u64 - 1,
                 });
             }
-            len = (len * 2).min(max);
+            len = next.min(max);
         }
     }
 

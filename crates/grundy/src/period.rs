@@ -110,25 +110,55 @@ pub fn suffix_periods(len: usize, value: impl Fn(usize) -> u32) -> Vec<u32> {
     border
 }
 
+/// How many values `rule` needs to prove preperiod `e` and period `p`.
+pub fn values_needed(rule: &PeriodRule, e: u64, p: u64) -> Option<u64> {
+    match rule {
+        PeriodRule::Window(w) => Some(e + p + w),
+        PeriodRule::TakeBreak { max_take, parts } => {
+            let bound = if *parts <= 2 {
+                2 * e + p + max_take
+            } else {
+                3 * e + 2 * p + max_take
+            };
+            Some(bound + p - 1)
+        }
+        PeriodRule::Unknown | PeriodRule::Known(..) => None,
+    }
+}
+
+/// The outcome of one attempt at a proof.
+pub enum Attempt {
+    /// Proven.
+    Proven(Periodicity),
+    /// Not proven; if the values look periodic, how many values a proof of
+    /// what they show would need.
+    NotYet(Option<u64>),
+}
+
+/// Like [`prove`], but when it fails, also says how far to tabulate to prove
+/// the periodicity the values show so far (a suffix repeating twice).
+pub fn attempt(len: usize, value: impl Fn(usize) -> u32, rule: &PeriodRule) -> Attempt {
+    if let Some(found) = prove(len, &value, rule) {
+        return Attempt::Proven(found);
+    }
+    if len == 0 {
+        return Attempt::NotYet(None);
+    }
+    let periods = suffix_periods(len, &value);
+    let guess = (1..=len).rev().find_map(|l| {
+        let p = periods[l - 1] as u64;
+        (l as u64 >= 2 * p).then(|| values_needed(rule, (len - l) as u64, p))
+    });
+    Attempt::NotYet(guess.flatten())
+}
+
 /// The smallest (preperiod, period) that `rule` proves from the first `len`
 /// values, if any.
 pub fn prove(len: usize, value: impl Fn(usize) -> u32, rule: &PeriodRule) -> Option<Periodicity> {
+    // The window G[e..e+w) must be seen again at e + p; the Guy-Smith check
+    // for e <= m < bound reads values up to bound - 1 + p.
     let condition = |e: u64, p: u64| -> bool {
-        let n = len as u64;
-        match rule {
-            // The window G[e..e+w) must be seen again at e + p.
-            PeriodRule::Window(w) => e + p + w <= n,
-            // Values are checked for e <= m < bound, which reads up to bound - 1 + p.
-            PeriodRule::TakeBreak { max_take, parts } => {
-                let bound = if *parts <= 2 {
-                    2 * e + p + max_take
-                } else {
-                    3 * e + 2 * p + max_take
-                };
-                bound + p <= n + 1
-            }
-            PeriodRule::Unknown | PeriodRule::Known(..) => false,
-        }
+        values_needed(rule, e, p).is_some_and(|needed| needed <= len as u64)
     };
     if len == 0 {
         return None;
