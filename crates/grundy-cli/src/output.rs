@@ -160,7 +160,7 @@ pub fn sequence(
         let r = match format {
             SeqFormat::Json => {
                 let sep = if first { "" } else { "," };
-                write!(out, "{sep}{}", json_value(value))
+                write!(out, "{sep}{value}")
             }
             SeqFormat::Csv => writeln!(out, "{n},{value}"),
             // Rows of ten, each led by its first heap, as printed in the literature.
@@ -229,7 +229,7 @@ pub fn sequence_to_file(
         let written = if text {
             writeln!(out, "{n} {value}")
         } else {
-            let mut v = value.as_u64().unwrap_or(u64::MAX);
+            let mut v = value;
             let mut bytes = [0u8; 10];
             let mut len = 0;
             loop {

@@ -116,12 +116,13 @@ pub trait Family {
         false
     }
 
-    /// Streams the values of heaps `from..=to` to `sink`.
+    /// Streams the values of heaps `from..=to` to `sink` as (heap, value).
+    /// Values are machine words: heap games' values are far smaller than heaps.
     fn sequence(
         &mut self,
         from: u64,
         to: u64,
-        sink: &mut dyn FnMut(u64, &Value) -> Result<()>,
+        sink: &mut dyn FnMut(u64, u64) -> Result<()>,
     ) -> Result<()> {
         if !self.is_heap_game() {
             return Err(Error::invalid(format!(
@@ -131,7 +132,10 @@ pub trait Family {
         }
         for n in from..=to {
             let value = self.value(&n.to_string())?;
-            sink(n, &value)?;
+            let value = value.as_u64().ok_or_else(|| {
+                Error::TooLarge(format!("the value of heap {n} is not a machine word"))
+            })?;
+            sink(n, value)?;
         }
         Ok(())
     }
@@ -628,7 +632,7 @@ impl<H: HeapGame> Family for HeapFamily<H> {
         &mut self,
         from: u64,
         to: u64,
-        sink: &mut dyn FnMut(u64, &Value) -> Result<()>,
+        sink: &mut dyn FnMut(u64, u64) -> Result<()>,
     ) -> Result<()> {
         // Long sequences of provably periodic games stop tabulating as soon
         // as the period is proven and fill the rest from it.
@@ -644,7 +648,7 @@ impl<H: HeapGame> Family for HeapFamily<H> {
                 (None, Some(period)) => period.value_u64(n),
                 (None, None) => unreachable!("heap {n} was tabulated for {to}"),
             };
-            sink(n, &Value::finite(value))?;
+            sink(n, value)?;
         }
         Ok(())
     }

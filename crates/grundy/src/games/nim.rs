@@ -92,10 +92,10 @@ impl Family for Nim {
         &mut self,
         from: u64,
         to: u64,
-        sink: &mut dyn FnMut(u64, &Value) -> Result<()>,
+        sink: &mut dyn FnMut(u64, u64) -> Result<()>,
     ) -> Result<()> {
         for n in from..=to {
-            sink(n, &Value::finite(n))?;
+            sink(n, n)?;
         }
         Ok(())
     }
