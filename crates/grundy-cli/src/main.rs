@@ -108,6 +108,16 @@ enum Command {
         #[command(flatten)]
         limits: Limits,
     },
+    /// The board of values of a grid or bar game (knight:8, choco:10x10), rows first.
+    Table {
+        /// The game, e.g. `knight:8` or `choco:12x12`.
+        game: String,
+        /// Print `{"table": [[...], ...]}`.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        limits: Limits,
+    },
     /// Every family of games, with its syntax and an example.
     Games,
 }
@@ -235,6 +245,11 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
                 output::period_text(out, family.as_ref(), &report)
             }
             .map_err(io_error)
+        }
+        Command::Table { game, json, limits } => {
+            let mut family = spec::parse_game(&game, limits.settings())?;
+            let table = family.table()?;
+            output::table(out, &table, json).map_err(io_error)
         }
         Command::Games => output::games(out).map_err(io_error),
     }

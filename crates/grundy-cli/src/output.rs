@@ -77,14 +77,20 @@ pub fn value_text(out: &mut impl Write, sum: &Sum, analysis: &Analysis) -> io::R
             let noun = if count == 1 { "move" } else { "moves" };
             writeln!(out, "{count} winning {noun}{more}:")?;
             for m in &analysis.winning_moves {
-                writeln!(
-                    out,
-                    "  {}. {}: {} -> {}",
-                    m.component + 1,
-                    sum.family(components[m.component].family).spec(),
-                    m.from,
-                    show_parts(&m.to)
-                )?;
+                let family = sum.family(components[m.component].family);
+                match family.describe_move(&m.from, &m.to) {
+                    Some(words) => {
+                        writeln!(out, "  {}. {}: {words}", m.component + 1, family.spec())?
+                    }
+                    None => writeln!(
+                        out,
+                        "  {}. {}: {} -> {}",
+                        m.component + 1,
+                        family.spec(),
+                        m.from,
+                        show_parts(&m.to)
+                    )?,
+                }
             }
         }
     }
@@ -304,4 +310,29 @@ pub fn period_json(
         "block": p.map(|p| p.block.clone()),
     });
     writeln!(out, "{object}")
+}
+
+/// `grundy table`: rows of values, aligned, or `{"table": [[...]]}`.
+pub fn table(out: &mut impl Write, rows: &[Vec<Value>], json: bool) -> io::Result<()> {
+    if json {
+        let rows: Vec<Vec<Json>> = rows
+            .iter()
+            .map(|r| r.iter().map(json_value).collect())
+            .collect();
+        return writeln!(out, "{}", json!({ "table": rows }));
+    }
+    let width = rows
+        .iter()
+        .flatten()
+        .map(|v| v.to_string().len())
+        .max()
+        .unwrap_or(1);
+    for row in rows {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|v| format!("{:>width$}", v.to_string()))
+            .collect();
+        writeln!(out, "{}", cells.join(" "))?;
+    }
+    Ok(())
 }

@@ -253,5 +253,6 @@ fn bad_codes() {
         &["value", &format!("0.{}", "7".repeat(70)), "1"],
         "at most 64",
     );
-    fails(&["period", "knight", "--max", "10"], "unknown game family");
+    fails(&["period", "foo", "--max", "10"], "unknown game family");
+    fails(&["period", "knight:8"], "not heap sizes");
 }

@@ -87,6 +87,21 @@ pub trait Family {
         )))
     }
 
+    /// The moves that win the whole game at once from this position (a
+    /// Treblecross row where three in a row can be completed): asked only of
+    /// positions whose value is [`Value::Win`].
+    fn immediate_wins(&mut self, position: &str) -> Result<Vec<Move>> {
+        let _ = position;
+        Ok(vec![])
+    }
+
+    /// How to describe a move in words, when the position left is not the
+    /// clearest description (Treblecross: "mark cell 7").
+    fn describe_move(&self, from: &str, to: &[String]) -> Option<String> {
+        let _ = (from, to);
+        None
+    }
+
     /// Sets how long computations report progress, notice interruption and
     /// save their work. Families whose work is always quick ignore it.
     fn configure_long_run(&mut self, run: LongRun) {

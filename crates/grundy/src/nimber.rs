@@ -77,6 +77,10 @@ pub enum Value {
     Finite(BigUint),
     /// ∞(K): a position that can be drawn; `K` lists its finite option values.
     Infinite(Vec<u64>),
+    /// A position from which the player to move wins the whole game at once
+    /// (a Treblecross row where three in a row can be completed): no nimber
+    /// describes it, and any sum containing it is a first-player win.
+    Win,
 }
 
 impl Value {
@@ -99,7 +103,7 @@ impl Value {
     pub fn as_u64(&self) -> Option<u64> {
         match self {
             Value::Finite(n) => u64::try_from(n).ok(),
-            Value::Infinite(_) => None,
+            Value::Infinite(_) | Value::Win => None,
         }
     }
 }
@@ -114,6 +118,7 @@ impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Finite(n) => write!(f, "{n}"),
+            Value::Win => write!(f, "win"),
             Value::Infinite(set) => {
                 write!(f, "inf(")?;
                 for (i, v) in set.iter().enumerate() {

@@ -83,6 +83,24 @@ pub const FAMILIES: &[FamilyInfo] = &[
         about: "one column of Northcott's game, as its gap; a move narrows the gap by 1..K (any amount if K is omitted)",
     },
     FamilyInfo {
+        syntax: "knight:N",
+        position: "r,c",
+        example: "knight:8 3,4 7,7",
+        about: "a knight on an NxN board moves by (+1,-2) (-1,-2) (-2,+1) (-2,-1); rows and columns from 0; several knights are a sum",
+    },
+    FamilyInfo {
+        syntax: "choco[:RxC]",
+        position: "RxC",
+        example: "choco 3x5 + choco 4x4",
+        about: "chocolate bar: eat the last row or column, or break it in two along a line; 1x1 pieces are eaten at once (RxC: size of `grundy table`)",
+    },
+    FamilyInfo {
+        syntax: "treblecross",
+        position: "..X..",
+        example: "treblecross ..X......X",
+        about: "mark an empty cell of a row (. empty, X marked); whoever makes three marks in a row wins",
+    },
+    FamilyInfo {
         syntax: "div:D",
         position: "n",
         example: "div:2,3,6 1000000000000000000",
@@ -199,6 +217,47 @@ pub fn parse_game(spec: &str, settings: Settings) -> Result<Box<dyn Family>> {
                 )))
             }
         },
+        "knight" => {
+            let (text, offset) = required("knight", "a board size N")?;
+            let side = parse_number(spec, text, offset, "board size")?;
+            if side == 0 || side > crate::games::knight::MAX_SIDE {
+                return Err(Error::syntax(
+                    format!(
+                        "knight:N needs 1 <= N <= {}",
+                        crate::games::knight::MAX_SIDE
+                    ),
+                    spec,
+                    Some(offset),
+                ));
+            }
+            Ok(Box::new(crate::games::knight::KnightFamily::new(
+                side, settings,
+            )))
+        }
+        "choco" => {
+            let size = match params {
+                None => (10, 10),
+                Some((text, offset)) => crate::games::chocolate::Chocolate::parse_bar(text)
+                    .map_err(|e| match e {
+                        Error::Syntax {
+                            message, column, ..
+                        } => Error::syntax(message, spec, column.map(|c| c + offset)),
+                        other => other,
+                    })?,
+            };
+            let canonical = if params.is_some() {
+                format!("choco:{}x{}", size.0, size.1)
+            } else {
+                "choco".into()
+            };
+            Ok(Box::new(crate::games::chocolate::Chocolate::new(
+                canonical, size,
+            )))
+        }
+        "treblecross" => {
+            no_params("treblecross")?;
+            Ok(Box::new(crate::games::treblecross::Treblecross::new()))
+        }
         "nim" => {
             no_params("nim")?;
             Ok(Box::new(Nim::new("nim")))
@@ -248,6 +307,7 @@ pub fn parse_game(spec: &str, settings: Settings) -> Result<Box<dyn Family>> {
 fn example_of(family: &str) -> &'static str {
     match family {
         "octal" => return "octal:0.07",
+        "knight" => return "knight:8",
         "hex" => return "hex:0.F",
         "sticks" => return "sticks:3",
         "northcott" => return "northcott:2",

@@ -124,14 +124,41 @@ impl Sum {
         }
         let mut finite = BigUint::default();
         let mut infinite = Vec::new();
+        let mut instant = Vec::new();
         for (index, value) in values.iter().enumerate() {
             match value {
                 Value::Finite(n) => finite ^= n,
                 Value::Infinite(_) => infinite.push(index),
+                Value::Win => instant.push(index),
             }
         }
         let mut moves = Vec::new();
         let mut truncated = false;
+        if !instant.is_empty() {
+            // Whoever moves wins at once: the other components do not matter.
+            for index in instant {
+                let component = &self.components[index];
+                let found = self.families[component.family].immediate_wins(&component.position)?;
+                for m in found {
+                    if moves.len() == max_moves {
+                        truncated = true;
+                        break;
+                    }
+                    moves.push(WinningMove {
+                        component: index,
+                        from: component.position.clone(),
+                        to: m.to,
+                    });
+                }
+            }
+            return Ok(Analysis {
+                values,
+                nim_sum: Value::Win,
+                winner: Winner::First,
+                winning_moves: moves,
+                truncated,
+            });
+        }
         let (nim_sum, winner) = match infinite.as_slice() {
             [] => {
                 let winner = if finite.bits() == 0 {

@@ -1,8 +1,11 @@
 //! The built-in families, one file each. Each file defines the game's rules;
 //! [`crate::spec`] reads the text that names it.
 
+pub mod chocolate;
 pub mod divide;
+pub mod knight;
 pub mod nim;
 pub mod octal;
 pub mod powers;
 pub mod subtraction;
+pub mod treblecross;
