@@ -63,6 +63,25 @@ pub fn value_text(out: &mut impl Write, sum: &Sum, analysis: &Analysis) -> io::R
     }
     writeln!(out, "nim-sum {}: {}", analysis.nim_sum, outcome(analysis))?;
     let count = analysis.winning_moves.len();
+    if analysis.winner == grundy::sum::Winner::Draw {
+        if analysis.drawing_moves.is_empty() {
+            writeln!(out, "no move keeps the draw")?;
+        } else {
+            writeln!(out, "moves that keep the draw:")?;
+            for m in &analysis.drawing_moves {
+                let family = sum.family(components[m.component].family);
+                writeln!(
+                    out,
+                    "  {}. {}: {} -> {}",
+                    m.component + 1,
+                    family.spec(),
+                    m.from,
+                    show_parts(&m.to)
+                )?;
+            }
+        }
+        return Ok(());
+    }
     match (analysis.winner, count) {
         (grundy::sum::Winner::Second, _) => {
             writeln!(out, "no winning move: every move leaves a non-zero nim-sum")?
@@ -122,6 +141,11 @@ pub fn value_json_object(sum: &Sum, analysis: &Analysis) -> Json {
         "winner": analysis.winner.as_str(),
         "winning_moves": moves,
         "winning_moves_truncated": analysis.truncated,
+        "drawing_moves": analysis
+            .drawing_moves
+            .iter()
+            .map(|m| json!({"component": m.component, "from": m.from, "to": m.to}))
+            .collect::<Vec<Json>>(),
     })
 }
 

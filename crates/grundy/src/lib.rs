@@ -16,6 +16,7 @@ pub mod family;
 pub mod game;
 pub mod games;
 pub mod heap;
+pub mod loopy;
 pub mod nimber;
 pub mod period;
 pub mod solve;

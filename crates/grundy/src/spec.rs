@@ -101,6 +101,12 @@ pub const FAMILIES: &[FamilyInfo] = &[
         about: "mark an empty cell of a row (. empty, X marked); whoever makes three marks in a row wins",
     },
     FamilyInfo {
+        syntax: "dag:FILE",
+        position: "vertex",
+        example: "dag:graph.txt a b",
+        about: "move a pebble along an edge of a graph (file: one `FROM TO` per line, # comments; cycles allowed: draws)",
+    },
+    FamilyInfo {
         syntax: "div:D",
         position: "n",
         example: "div:2,3,6 1000000000000000000",
@@ -254,6 +260,10 @@ pub fn parse_game(spec: &str, settings: Settings) -> Result<Box<dyn Family>> {
                 canonical, size,
             )))
         }
+        "dag" => {
+            let (path, _) = required("dag", "a graph file")?;
+            Ok(Box::new(crate::games::dag::Dag::load(path)?))
+        }
         "treblecross" => {
             no_params("treblecross")?;
             Ok(Box::new(crate::games::treblecross::Treblecross::new()))
@@ -308,6 +318,7 @@ fn example_of(family: &str) -> &'static str {
     match family {
         "octal" => return "octal:0.07",
         "knight" => return "knight:8",
+        "dag" => return "dag:graph.txt",
         "hex" => return "hex:0.F",
         "sticks" => return "sticks:3",
         "northcott" => return "northcott:2",

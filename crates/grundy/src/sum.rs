@@ -68,6 +68,10 @@ pub struct Analysis {
     pub winning_moves: Vec<WinningMove>,
     /// Whether more winning moves exist than were listed.
     pub truncated: bool,
+    /// In a drawn sum, the moves that keep the draw (after which the opponent
+    /// cannot win); empty otherwise. Components with too many moves to list
+    /// (a Nim heap of 2^90) are left out.
+    pub drawing_moves: Vec<WinningMove>,
 }
 
 /// A sum of components from one or more families.
@@ -157,6 +161,7 @@ impl Sum {
                 winner: Winner::First,
                 winning_moves: moves,
                 truncated,
+                drawing_moves: vec![],
             });
         }
         let (nim_sum, winner) = match infinite.as_slice() {
@@ -196,13 +201,44 @@ impl Sum {
             }
             _ => (Value::Infinite(Vec::new()), Winner::Draw),
         };
+        let drawing_moves = if winner == Winner::Draw {
+            self.drawing_moves(&values, max_moves)?
+        } else {
+            vec![]
+        };
         Ok(Analysis {
             values,
             nim_sum,
             winner,
             winning_moves: moves,
             truncated,
+            drawing_moves,
         })
+    }
+
+    /// The moves of a drawn sum after which the opponent still cannot win.
+    fn drawing_moves(&mut self, values: &[Value], max_moves: usize) -> Result<Vec<WinningMove>> {
+        let mut out = Vec::new();
+        for index in 0..self.components.len() {
+            let component = self.components[index].clone();
+            let moves = match self.families[component.family].moves(&component.position) {
+                Ok(moves) => moves,
+                Err(crate::Error::TooLarge(_)) => continue,
+                Err(e) => return Err(e),
+            };
+            for m in moves {
+                let mut after = values.to_vec();
+                after[index] = m.value.clone();
+                if outcome(&after) != Winner::First && out.len() < max_moves {
+                    out.push(WinningMove {
+                        component: index,
+                        from: component.position.clone(),
+                        to: m.to,
+                    });
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Appends the moves of component `index` to a position of value `target`;
@@ -230,6 +266,25 @@ impl Sum {
             });
         }
         Ok(truncated)
+    }
+}
+
+/// The outcome of a sum for the player to move, from its values (Smith's rule).
+pub fn outcome(values: &[Value]) -> Winner {
+    let mut finite = BigUint::default();
+    let mut infinite = Vec::new();
+    for value in values {
+        match value {
+            Value::Finite(n) => finite ^= n,
+            Value::Infinite(k) => infinite.push(k),
+            Value::Win => return Winner::First,
+        }
+    }
+    match infinite.as_slice() {
+        [] if finite.bits() == 0 => Winner::Second,
+        [] => Winner::First,
+        [k] if u64::try_from(&finite).is_ok_and(|a| k.contains(&a)) => Winner::First,
+        _ => Winner::Draw,
     }
 }
 

@@ -2,6 +2,7 @@
 //! [`crate::spec`] reads the text that names it.
 
 pub mod chocolate;
+pub mod dag;
 pub mod divide;
 pub mod knight;
 pub mod nim;
