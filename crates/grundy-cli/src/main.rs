@@ -5,6 +5,7 @@
 
 mod long_run;
 mod output;
+mod play;
 
 use clap::{Parser, Subcommand};
 use grundy::family::{parse_heap, Settings};
@@ -54,9 +55,30 @@ enum Command {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
+        /// Misère play: whoever moves last loses.
+        #[arg(long)]
+        misere: bool,
         /// List at most this many winning moves.
         #[arg(long, value_name = "N", default_value_t = 1000)]
         max_moves: usize,
+        #[command(flatten)]
+        limits: Limits,
+    },
+    /// Play a sum of games against the computer (line protocol: see README).
+    Play {
+        /// The sum: a game, its positions, then `+` and more games and positions.
+        #[arg(
+            required = true,
+            allow_negative_numbers = true,
+            value_name = "GAME POS... [+ GAME POS...]"
+        )]
+        sum: Vec<String>,
+        /// Misère play: whoever moves last loses.
+        #[arg(long)]
+        misere: bool,
+        /// Who moves first.
+        #[arg(long, value_enum, default_value = "me")]
+        first: play::First,
         #[command(flatten)]
         limits: Limits,
     },
@@ -182,6 +204,34 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
         Command::Value {
             sum,
             json,
+            misere: true,
+            max_moves,
+            limits,
+        } => {
+            let mut sum = spec::parse_sum(&sum, limits.settings())?;
+            let analysis = grundy::misere::analyze(&mut sum, max_moves, limits.max_states)?;
+            if json {
+                output::misere_json(out, &sum, &analysis)
+            } else {
+                output::misere_text(out, &sum, &analysis)
+            }
+            .map_err(io_error)
+        }
+        Command::Play {
+            sum,
+            misere,
+            first,
+            limits,
+        } => {
+            let mut sum = spec::parse_sum(&sum, limits.settings())?;
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            play::run(&mut sum, misere, first, limits.max_states, &mut input, out)
+        }
+        Command::Value {
+            sum,
+            json,
+            misere: false,
             max_moves,
             limits,
         } => {

@@ -360,3 +360,81 @@ pub fn table(out: &mut impl Write, rows: &[Vec<Value>], json: bool) -> io::Resul
     }
     Ok(())
 }
+
+/// `grundy value --misere` as text.
+pub fn misere_text(
+    out: &mut impl Write,
+    sum: &Sum,
+    analysis: &grundy::misere::MisereAnalysis,
+) -> io::Result<()> {
+    for (index, c) in sum.components().iter().enumerate() {
+        writeln!(
+            out,
+            "{:>3}. {} {}",
+            index + 1,
+            sum.family(c.family).spec(),
+            c.position
+        )?;
+    }
+    let who = match analysis.winner {
+        grundy::sum::Winner::First => "first player wins",
+        grundy::sum::Winner::Second => "second player wins",
+        grundy::sum::Winner::Draw => "draw",
+    };
+    writeln!(
+        out,
+        "misère play (last mover loses; {}): {who}",
+        analysis.method
+    )?;
+    if analysis.winning_moves.is_empty() {
+        if analysis.winner == grundy::sum::Winner::First {
+            writeln!(out, "no move is needed: the previous player moved last")?;
+        }
+        return Ok(());
+    }
+    let more = if analysis.truncated {
+        " (list cut short; raise --max-moves)"
+    } else {
+        ""
+    };
+    writeln!(out, "{} winning moves{more}:", analysis.winning_moves.len())?;
+    for m in &analysis.winning_moves {
+        let family = sum.family(sum.components()[m.component].family);
+        writeln!(
+            out,
+            "  {}. {}: {} -> {}",
+            m.component + 1,
+            family.spec(),
+            m.from,
+            show_parts(&m.to)
+        )?;
+    }
+    Ok(())
+}
+
+/// `grundy value --misere --json`.
+pub fn misere_json(
+    out: &mut impl Write,
+    sum: &Sum,
+    analysis: &grundy::misere::MisereAnalysis,
+) -> io::Result<()> {
+    let components: Vec<Json> = sum
+        .components()
+        .iter()
+        .map(|c| json!({"game": sum.family(c.family).spec(), "position": c.position}))
+        .collect();
+    let moves: Vec<Json> = analysis
+        .winning_moves
+        .iter()
+        .map(|m| json!({"component": m.component, "from": m.from, "to": m.to}))
+        .collect();
+    let object = json!({
+        "play": "misere",
+        "method": analysis.method,
+        "components": components,
+        "winner": analysis.winner.as_str(),
+        "winning_moves": moves,
+        "winning_moves_truncated": analysis.truncated,
+    });
+    writeln!(out, "{object}")
+}

@@ -95,6 +95,26 @@ pub trait Family {
         Ok(vec![])
     }
 
+    /// The position drawn for a person (`grundy play`): a row of stones, a
+    /// board. The default is the position's text.
+    fn show(&self, position: &str) -> String {
+        position.to_string()
+    }
+
+    /// Whether reaching this position ends the whole game at once, the mover
+    /// winning (three in a row in Treblecross).
+    fn ends_game(&self, position: &str) -> bool {
+        let _ = position;
+        false
+    }
+
+    /// A shorthand for a move that people expect (a cell number in
+    /// Treblecross): the parts it leaves, or `None` if `text` is not one.
+    fn shorthand(&self, position: &str, text: &str) -> Option<Vec<String>> {
+        let _ = (position, text);
+        None
+    }
+
     /// How to describe a move in words, when the position left is not the
     /// clearest description (Treblecross: "mark cell 7").
     fn describe_move(&self, from: &str, to: &[String]) -> Option<String> {
@@ -516,9 +536,21 @@ impl<H: HeapGame> HeapFamily<H> {
     }
 }
 
+/// A heap drawn as a row of stones, when it is small enough to count.
+pub fn show_heap(position: &str) -> String {
+    match position.parse::<usize>() {
+        Ok(n) if n <= 40 => format!("{n:>3} {}", "o".repeat(n)),
+        _ => format!("{position} stones"),
+    }
+}
+
 impl<H: HeapGame> Family for HeapFamily<H> {
     fn spec(&self) -> String {
         self.spec.clone()
+    }
+
+    fn show(&self, position: &str) -> String {
+        show_heap(position)
     }
 
     fn configure_long_run(&mut self, run: LongRun) {

@@ -145,6 +145,16 @@ impl Family for Chocolate {
         Ok(dedupe_moves(moves))
     }
 
+    fn show(&self, position: &str) -> String {
+        match Self::parse_bar(position) {
+            Ok((r, c)) if r <= 12 && c <= 30 => {
+                let row = "#".repeat(c);
+                format!("{position}\n{}", vec![row; r].join("\n"))
+            }
+            _ => format!("a {position} bar"),
+        }
+    }
+
     fn table(&mut self) -> Result<Vec<Vec<Value>>> {
         let (rows, cols) = self.table_size;
         self.tabulate(rows.max(cols));

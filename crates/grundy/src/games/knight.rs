@@ -120,6 +120,12 @@ impl KnightFamily {
     }
 }
 
+impl KnightFamily {
+    fn inner_game(&self) -> Knight {
+        Knight::new(self.side)
+    }
+}
+
 impl crate::family::Family for KnightFamily {
     fn spec(&self) -> String {
         self.inner.spec()
@@ -133,6 +139,26 @@ impl crate::family::Family for KnightFamily {
     fn moves(&mut self, position: &str) -> Result<Vec<crate::family::Move>> {
         self.inner.moves(position)
     }
+    fn show(&self, position: &str) -> String {
+        let Ok((r, c)) = self.inner_game().parse_position(position) else {
+            return position.to_string();
+        };
+        if self.side > 16 {
+            return format!("knight at row {r}, column {c}");
+        }
+        let mut out = String::new();
+        for row in 0..self.side {
+            for col in 0..self.side {
+                out.push(if (row, col) == (r, c) { 'N' } else { '.' });
+                out.push(' ');
+            }
+            if row + 1 < self.side {
+                out.push('\n');
+            }
+        }
+        out
+    }
+
     fn table(&mut self) -> Result<Vec<Vec<crate::nimber::Value>>> {
         if self.side > MAX_TABLE_SIDE {
             return Err(Error::TooLarge(format!(

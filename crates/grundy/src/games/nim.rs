@@ -73,6 +73,10 @@ impl Family for Nim {
         true
     }
 
+    fn show(&self, position: &str) -> String {
+        crate::family::show_heap(position)
+    }
+
     fn period(&mut self, _max: u64) -> Result<crate::period::PeriodReport> {
         Ok(crate::period::PeriodReport {
             periodicity: Some(crate::period::Periodicity {

@@ -232,6 +232,34 @@ impl Family for Treblecross {
             .collect())
     }
 
+    fn show(&self, position: &str) -> String {
+        if position.len() > 120 {
+            return format!(
+                "{} cells, {} marked",
+                position.len(),
+                position.matches('X').count()
+            );
+        }
+        let numbers: String = (1..=position.len())
+            .map(|i| char::from_digit((i % 10) as u32, 10).unwrap())
+            .collect();
+        format!("{numbers}\n{position}")
+    }
+
+    fn ends_game(&self, position: &str) -> bool {
+        position.contains("XXX")
+    }
+
+    fn shorthand(&self, position: &str, text: &str) -> Option<Vec<String>> {
+        let cell: usize = text.trim().parse().ok()?;
+        let mut row: Vec<char> = position.chars().collect();
+        if cell == 0 || cell > row.len() || row[cell - 1] != '.' {
+            return None;
+        }
+        row[cell - 1] = 'X';
+        Some(vec![row.into_iter().collect()])
+    }
+
     fn describe_move(&self, from: &str, to: &[String]) -> Option<String> {
         let to = to.first()?;
         let cell = from.chars().zip(to.chars()).position(|(a, b)| a != b)?;

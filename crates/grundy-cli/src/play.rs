@@ -1,0 +1,268 @@
+//! `grundy play`: a game against the computer in the terminal, speaking the
+//! line protocol of DESIGN.md so that programs can play too.
+//!
+//! Every turn prints the board, then one line `position: P1 P2 ...` (the
+//! components in order; an emptied component disappears, and a split one is
+//! replaced by its parts in place). On the person's turn it prints the line
+//! `your move?` and reads `I:RESULT`, `hint`, `undo` or `quit`. The game ends
+//! with a line `winner: computer` or `winner: you` (or `winner: none` when a
+//! loopy game repeats a position three times).
+
+use crate::{io_error, Failure};
+use grundy::play::{apply, assess, choose_move, legal_moves, SumMove};
+use grundy::sum::{Component, Sum, Winner};
+use grundy::Error;
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+
+/// Who moves first.
+#[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum First {
+    /// The person.
+    Me,
+    /// The computer.
+    Computer,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Turn {
+    Person,
+    Computer,
+}
+
+fn positions(sum: &Sum) -> String {
+    sum.components()
+        .iter()
+        .map(|c| c.position.clone())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn describe(mv: &SumMove) -> String {
+    format!("{}:{}", mv.component + 1, mv.to.join("+"))
+}
+
+fn board(out: &mut impl Write, sum: &Sum) -> std::io::Result<()> {
+    if sum.components().is_empty() {
+        return writeln!(out, "(nothing left)");
+    }
+    for (i, c) in sum.components().iter().enumerate() {
+        let family = sum.family(c.family);
+        let shown = family.show(&c.position);
+        let mut lines = shown.lines();
+        writeln!(
+            out,
+            "{:>3}. {}: {}",
+            i + 1,
+            family.spec(),
+            lines.next().unwrap_or("")
+        )?;
+        for line in lines {
+            writeln!(out, "     {line}")?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads `I:RESULT` into a legal move, or says what is wrong.
+fn parse_move(sum: &mut Sum, text: &str) -> Result<SumMove, String> {
+    let Some((index, result)) = text.split_once(':') else {
+        return Err(
+            "write a move as I:RESULT (component I becomes RESULT), or hint, undo, quit".into(),
+        );
+    };
+    let count = sum.components().len();
+    let index: usize = match index.trim().parse() {
+        Ok(i) if (1..=count).contains(&i) => i - 1,
+        _ => {
+            return Err(format!(
+                "the component number must be between 1 and {count}"
+            ))
+        }
+    };
+    let component = sum.components()[index].clone();
+    let family = sum.family_mut(component.family);
+    let parts = match family.shorthand(&component.position, result) {
+        Some(parts) => parts,
+        None if result.trim().is_empty() => vec![],
+        None => {
+            let mut parts = Vec::new();
+            for part in result.split('+') {
+                let part = part.trim();
+                let normal = family.normalize(part).map_err(|e| format!("{part}: {e}"))?;
+                if !(family.is_heap_game() && normal == "0") {
+                    parts.push(normal);
+                }
+            }
+            parts
+        }
+    };
+    let legal = family
+        .moves(&component.position)
+        .map_err(|e| e.to_string())?;
+    let mut wanted = parts.clone();
+    wanted.sort();
+    for m in legal {
+        let mut to = m.to.clone();
+        to.sort();
+        if to == wanted {
+            return Ok(SumMove {
+                component: index,
+                to: m.to,
+            });
+        }
+    }
+    Err(format!(
+        "{} -> {} is not a legal move in {}",
+        component.position,
+        if parts.is_empty() {
+            "(nothing)".to_string()
+        } else {
+            parts.join("+")
+        },
+        family.spec()
+    ))
+}
+
+/// Plays one game; `input` gives the person's lines.
+pub fn run(
+    sum: &mut Sum,
+    misere: bool,
+    first: First,
+    max_states: usize,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let mut turn = if first == First::Me {
+        Turn::Person
+    } else {
+        Turn::Computer
+    };
+    let mut history: Vec<(Vec<Component>, Turn)> = Vec::new();
+    let mut seen: HashMap<(String, Turn), u32> = HashMap::new();
+    let play = if misere {
+        "misère play: whoever moves last loses"
+    } else {
+        "normal play: whoever moves last wins"
+    };
+    writeln!(out, "{play}. Moves are I:RESULT; also hint, undo, quit.").map_err(io_error)?;
+    loop {
+        writeln!(out).map_err(io_error)?;
+        board(out, sum).map_err(io_error)?;
+        writeln!(out, "position: {}", positions(sum)).map_err(io_error)?;
+        let repeats = seen.entry((positions(sum), turn)).or_insert(0);
+        *repeats += 1;
+        if *repeats >= 3 {
+            writeln!(out, "the same position has come up three times: a draw").map_err(io_error)?;
+            writeln!(out, "winner: none").map_err(io_error)?;
+            return out.flush().map_err(io_error);
+        }
+        if legal_moves(sum)?.is_empty() {
+            // The player to move cannot: in normal play they lose.
+            let mover_loses = !misere;
+            let winner = match (turn, mover_loses) {
+                (Turn::Person, true) | (Turn::Computer, false) => "computer",
+                _ => "you",
+            };
+            writeln!(out, "no moves are left").map_err(io_error)?;
+            writeln!(out, "winner: {winner}").map_err(io_error)?;
+            return out.flush().map_err(io_error);
+        }
+        let chosen = match turn {
+            Turn::Computer => {
+                let mv = choose_move(sum, misere, max_states)?.expect("a legal move exists");
+                writeln!(out, "computer plays {}", describe(&mv)).map_err(io_error)?;
+                mv
+            }
+            Turn::Person => {
+                writeln!(out, "your move?").map_err(io_error)?;
+                out.flush().map_err(io_error)?;
+                let mut line = String::new();
+                if input
+                    .read_line(&mut line)
+                    .map_err(|e| Error::Io(e.to_string()))?
+                    == 0
+                {
+                    writeln!(out, "end of input: game abandoned").map_err(io_error)?;
+                    return out.flush().map_err(io_error);
+                }
+                match line.trim() {
+                    "quit" => {
+                        writeln!(out, "game abandoned").map_err(io_error)?;
+                        return out.flush().map_err(io_error);
+                    }
+                    "hint" => {
+                        let (winner, winning, drawing) = assess(sum, misere, max_states)?;
+                        match (winner, winning.is_empty()) {
+                            (Winner::First, false) => {
+                                let list: Vec<String> =
+                                    winning.iter().take(20).map(describe).collect();
+                                writeln!(out, "hint: winning moves: {}", list.join(" "))
+                                    .map_err(io_error)?
+                            }
+                            (Winner::Draw, _) if !drawing.is_empty() => {
+                                let list: Vec<String> =
+                                    drawing.iter().take(20).map(describe).collect();
+                                writeln!(
+                                    out,
+                                    "hint: no winning move; these keep the draw: {}",
+                                    list.join(" ")
+                                )
+                                .map_err(io_error)?
+                            }
+                            _ => writeln!(out, "hint: there is no winning move here")
+                                .map_err(io_error)?,
+                        }
+                        // Show the same position again.
+                        *seen.get_mut(&(positions(sum), turn)).expect("counted") -= 1;
+                        continue;
+                    }
+                    "undo" => {
+                        // Back to the person's previous turn.
+                        while let Some((components, was)) = history.pop() {
+                            sum.set_components(components);
+                            if was == Turn::Person {
+                                break;
+                            }
+                        }
+                        turn = Turn::Person;
+                        writeln!(out, "undone").map_err(io_error)?;
+                        continue;
+                    }
+                    "" => {
+                        *seen.get_mut(&(positions(sum), turn)).expect("counted") -= 1;
+                        continue;
+                    }
+                    text => match parse_move(sum, text) {
+                        Ok(mv) => mv,
+                        Err(why) => {
+                            writeln!(out, "{why}; try again").map_err(io_error)?;
+                            *seen.get_mut(&(positions(sum), turn)).expect("counted") -= 1;
+                            continue;
+                        }
+                    },
+                }
+            }
+        };
+        history.push((sum.components().to_vec(), turn));
+        let family = sum.components()[chosen.component].family;
+        let ends = chosen.to.iter().any(|p| sum.family(family).ends_game(p));
+        sum.set_components(apply(sum.components(), &chosen));
+        if ends {
+            board(out, sum).map_err(io_error)?;
+            let winner = if turn == Turn::Computer {
+                "computer"
+            } else {
+                "you"
+            };
+            writeln!(out, "three in a row!").map_err(io_error)?;
+            writeln!(out, "winner: {winner}").map_err(io_error)?;
+            return out.flush().map_err(io_error);
+        }
+        turn = if turn == Turn::Person {
+            Turn::Computer
+        } else {
+            Turn::Person
+        };
+    }
+}

@@ -1,0 +1,121 @@
+//! `grundy play` driven through pipes: the computer, moving first from a
+//! winning position, beats a driver that plays random legal moves, in normal
+//! and misère play, for several families.
+
+use grundy::family::Settings;
+use grundy::play::legal_moves;
+use grundy::spec::parse_sum;
+use grundy::sum::Component;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+/// Plays one game and returns the `winner:` line's word.
+#[allow(clippy::zombie_processes)] // every path waits; the lint cannot see through the loop
+fn play_randomly(args: &[&str], misere: bool, seed: u64) -> String {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command.arg("play").args(args).args(["--first", "computer"]);
+    if misere {
+        command.arg("--misere");
+    }
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let spec_args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let mut sum = parse_sum(&spec_args, Settings::default()).unwrap();
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut position = String::new();
+    let mut turns = 0;
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        if let Some(rest) = line.strip_prefix("position:") {
+            position = rest.trim().to_string();
+        } else if line == "your move?" {
+            turns += 1;
+            assert!(turns < 10_000, "the game does not end");
+            let components: Vec<Component> = position
+                .split_whitespace()
+                .map(|p| Component {
+                    family: 0,
+                    position: p.to_string(),
+                })
+                .collect();
+            sum.set_components(components);
+            let moves = legal_moves(&mut sum).unwrap();
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mv = &moves[(state >> 33) as usize % moves.len()];
+            writeln!(stdin, "{}:{}", mv.component + 1, mv.to.join("+")).unwrap();
+            stdin.flush().unwrap();
+        } else if let Some(winner) = line.strip_prefix("winner:") {
+            drop(stdin);
+            child.wait().unwrap();
+            return winner.trim().to_string();
+        } else if line.contains("try again") {
+            panic!("the driver's move was refused: {line}");
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("no winner line");
+}
+
+#[test]
+fn the_computer_wins_from_winning_positions() {
+    let games: &[(&[&str], bool)] = &[
+        (&["nim", "3", "5", "7"], false),
+        (&["nim", "3", "5", "7"], true),
+        (&["sub:1,3,4", "10", "7"], false),
+        (&["sub:1,3,4", "10", "6"], true),
+        (&["pow:2", "13", "6"], false),
+        (&["pow:2", "13", "5"], true),
+        (&["kayles", "5", "3"], false),
+        (&["kayles", "6", "2"], true),
+    ];
+    for (args, misere) in games {
+        for seed in 0..6 {
+            assert_eq!(
+                play_randomly(args, *misere, seed),
+                "computer",
+                "{args:?} misere={misere} seed={seed}"
+            );
+        }
+    }
+}
+
+#[test]
+fn end_of_input_quits_cleanly() {
+    let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["play", "nim", "3"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("position: 3") && text.contains("your move?"),
+        "{text}"
+    );
+}
+
+#[test]
+fn winner_lines_for_the_person() {
+    let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["play", "nim", "3"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().unwrap().write_all(b"1:\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("winner: you"), "{text}");
+}
