@@ -207,6 +207,11 @@ pub struct GameFamily<G: Syntax> {
 }
 
 impl<G: Syntax> GameFamily<G> {
+    /// The game being solved.
+    pub fn game(&self) -> &G {
+        self.solver.game()
+    }
+
     /// Wraps `game`, calling it `spec`; `heap_positions` enables `seq`.
     pub fn new(spec: impl Into<String>, game: G, settings: Settings, heap_positions: bool) -> Self {
         GameFamily {

@@ -107,6 +107,12 @@ pub const FAMILIES: &[FamilyInfo] = &[
         about: "move a pebble along an edge of a graph (file: one `FROM TO` per line, # comments; cycles allowed: draws)",
     },
     FamilyInfo {
+        syntax: "script:FILE",
+        position: "script's",
+        example: "script:examples/divide.rhai 100",
+        about: "a game whose moves a Rhai script defines: fn moves(pos) returns the options (see the README)",
+    },
+    FamilyInfo {
         syntax: "div:D",
         position: "n",
         example: "div:2,3,6 1000000000000000000",
@@ -264,6 +270,12 @@ pub fn parse_game(spec: &str, settings: Settings) -> Result<Box<dyn Family>> {
             let (path, _) = required("dag", "a graph file")?;
             Ok(Box::new(crate::games::dag::Dag::load(path)?))
         }
+        "script" => {
+            let (path, _) = required("script", "a script file")?;
+            Ok(Box::new(crate::games::script::ScriptFamily::load(
+                path, settings,
+            )?))
+        }
         "treblecross" => {
             no_params("treblecross")?;
             Ok(Box::new(crate::games::treblecross::Treblecross::new()))
@@ -319,6 +331,7 @@ fn example_of(family: &str) -> &'static str {
         "octal" => return "octal:0.07",
         "knight" => return "knight:8",
         "dag" => return "dag:graph.txt",
+        "script" => return "script:examples/kayles.rhai",
         "hex" => return "hex:0.F",
         "sticks" => return "sticks:3",
         "northcott" => return "northcott:2",

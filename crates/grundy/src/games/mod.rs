@@ -8,5 +8,6 @@ pub mod knight;
 pub mod nim;
 pub mod octal;
 pub mod powers;
+pub mod script;
 pub mod subtraction;
 pub mod treblecross;

@@ -1,0 +1,425 @@
+//! Games defined in a Rhai script (`script:FILE`): the script's `moves(pos)`
+//! returns the options of a position, and the engine does the rest.
+//!
+//! Positions are integers, strings or arrays of those (a square `[r, c]` is
+//! one position). A move that leaves several independent components returns
+//! `sum([p1, p2, ...])`. Optional functions: `parse(text)` (command-line text
+//! to a position; by default an integer if it is one, comma-separated
+//! integers as an array, else the string), `show(pos)` (drawn in `play`),
+//! `components(pos)` (independent parts of a position) and `name()`.
+//!
+//! Scripts are sandboxed: Rhai has no file, network or process access, and
+//! every call is bounded in operations, call depth, array and string size, so
+//! a runaway script stops with an error naming the file, line and column.
+//! `moves` is called once per position: the solver memoises its answers.
+
+use crate::error::{Error, Result};
+use crate::family::{GameFamily, Settings};
+use crate::game::{Game, Parts, Syntax};
+use rhai::{Array, Dynamic, Engine, Scope, AST};
+use std::cell::RefCell;
+
+/// The most operations one call of a script function may take.
+pub const MAX_OPERATIONS: u64 = 50_000_000;
+
+/// A position of a scripted game.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ScriptPosition {
+    /// An integer.
+    Int(i64),
+    /// A string.
+    Text(String),
+    /// An array of positions (a square, a board).
+    List(Vec<ScriptPosition>),
+}
+
+/// What `sum([...])` returns in a script: several components left by one move.
+#[derive(Debug, Clone)]
+struct SumOf(Array);
+
+/// A game whose moves a script defines.
+pub struct ScriptGame {
+    path: String,
+    engine: Engine,
+    ast: AST,
+    has: Functions,
+    /// The first error met inside `options`, which cannot return one.
+    error: RefCell<Option<Error>>,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct Functions {
+    parse: bool,
+    show: bool,
+    components: bool,
+    name: bool,
+}
+
+impl ScriptGame {
+    /// Loads and compiles the script at `path`.
+    pub fn load(path: &str) -> Result<Self> {
+        let source = std::fs::read_to_string(path)
+            .map_err(|e| Error::Io(format!("cannot read script {path}: {e}")))?;
+        Self::compile(path, &source)
+    }
+
+    /// Compiles `source`, naming it `path` in errors.
+    pub fn compile(path: &str, source: &str) -> Result<Self> {
+        let mut engine = Engine::new();
+        engine.set_max_operations(MAX_OPERATIONS);
+        engine.set_max_call_levels(64);
+        engine.set_max_expr_depths(128, 128);
+        engine.set_max_array_size(1_000_000);
+        engine.set_max_string_size(10_000_000);
+        engine.set_max_map_size(100_000);
+        engine.set_max_variables(10_000);
+        // Output would corrupt the line protocol of `play`.
+        engine.on_print(|_| {});
+        engine.on_debug(|_, _, _| {});
+        engine.register_type_with_name::<SumOf>("Sum");
+        engine.register_fn("sum", SumOf);
+        let ast = engine.compile(source).map_err(|e| {
+            let position = e.position();
+            Error::invalid(format!(
+                "{path}:{}:{}: {}",
+                position.line().unwrap_or(0),
+                position.position().unwrap_or(0),
+                e.err_type()
+            ))
+        })?;
+        let mut has = Functions::default();
+        let mut moves = false;
+        for f in ast.iter_functions() {
+            match (f.name, f.params.len()) {
+                ("moves", 1) => moves = true,
+                ("parse", 1) => has.parse = true,
+                ("show", 1) => has.show = true,
+                ("components", 1) => has.components = true,
+                ("name", 0) => has.name = true,
+                _ => {}
+            }
+        }
+        if !moves {
+            return Err(Error::invalid(format!(
+                "{path}: the script must define fn moves(pos), returning an array of options"
+            )));
+        }
+        Ok(ScriptGame {
+            path: path.to_string(),
+            engine,
+            ast,
+            has,
+            error: RefCell::new(None),
+        })
+    }
+
+    fn call(&self, function: &str, args: impl rhai::FuncArgs) -> Result<Dynamic> {
+        let mut scope = Scope::new();
+        self.engine
+            .call_fn::<Dynamic>(&mut scope, &self.ast, function, args)
+            .map_err(|e| {
+                let position = e.position();
+                let what = match *e {
+                    rhai::EvalAltResult::ErrorTooManyOperations(_) => format!(
+                        "{function} ran for more than {MAX_OPERATIONS} operations (an endless loop?)"
+                    ),
+                    // Rhai appends the position, which is printed in front instead.
+                    ref other => {
+                        let text = other.to_string();
+                        match text.rfind(" (line ") {
+                            Some(at) => text[..at].to_string(),
+                            None => text,
+                        }
+                    }
+                };
+                Error::invalid(format!(
+                    "{}:{}:{}: {what}",
+                    self.path,
+                    position.line().unwrap_or(0),
+                    position.position().unwrap_or(0)
+                ))
+            })
+    }
+
+    fn position_of(&self, value: Dynamic) -> Result<ScriptPosition> {
+        if value.is_int() {
+            return Ok(ScriptPosition::Int(value.as_int().expect("an int")));
+        }
+        if value.is_string() {
+            return Ok(ScriptPosition::Text(value.into_string().expect("a string")));
+        }
+        if value.is_array() {
+            let items = value.into_array().expect("an array");
+            return items
+                .into_iter()
+                .map(|v| self.position_of(v))
+                .collect::<Result<_>>()
+                .map(ScriptPosition::List);
+        }
+        Err(Error::invalid(format!(
+            "{}: a position must be an integer, a string or an array, not a {}",
+            self.path,
+            value.type_name()
+        )))
+    }
+
+    fn dynamic_of(position: &ScriptPosition) -> Dynamic {
+        match position {
+            ScriptPosition::Int(n) => Dynamic::from(*n),
+            ScriptPosition::Text(s) => Dynamic::from(s.clone()),
+            ScriptPosition::List(items) => {
+                Dynamic::from_array(items.iter().map(Self::dynamic_of).collect())
+            }
+        }
+    }
+
+    /// The script's `name()`, if it has one.
+    pub fn name(&self) -> Option<String> {
+        if !self.has.name {
+            return None;
+        }
+        self.call("name", ()).ok().map(|d| d.to_string())
+    }
+
+    /// The script's drawing of a position (`show`), or its text.
+    pub fn show(&self, position: &str) -> String {
+        if !self.has.show {
+            return position.to_string();
+        }
+        match self.parse_position(position) {
+            Ok(p) => self
+                .call("show", (Self::dynamic_of(&p),))
+                .map(|d| d.to_string())
+                .unwrap_or_else(|e| e.to_string()),
+            Err(_) => position.to_string(),
+        }
+    }
+
+    /// Takes the error met inside `options`, if any.
+    pub fn take_error(&self) -> Option<Error> {
+        self.error.borrow_mut().take()
+    }
+
+    fn try_options(
+        &self,
+        position: &ScriptPosition,
+        out: &mut Vec<Parts<ScriptPosition>>,
+    ) -> Result<()> {
+        let result = self.call("moves", (Self::dynamic_of(position),))?;
+        let Some(options) = result.clone().try_cast::<Array>() else {
+            return Err(Error::invalid(format!(
+                "{}: moves must return an array of options, not a {}",
+                self.path,
+                result.type_name()
+            )));
+        };
+        for option in options {
+            if let Some(SumOf(parts)) = option.clone().try_cast::<SumOf>() {
+                let parts = parts
+                    .into_iter()
+                    .map(|p| self.position_of(p))
+                    .collect::<Result<Parts<_>>>()?;
+                out.push(parts);
+            } else {
+                let mut parts = Parts::new();
+                parts.push(self.position_of(option)?);
+                out.push(parts);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Game for ScriptGame {
+    type Position = ScriptPosition;
+
+    fn options(&self, position: &ScriptPosition, out: &mut Vec<Parts<ScriptPosition>>) {
+        if self.error.borrow().is_some() {
+            return;
+        }
+        if let Err(e) = self.try_options(position, out) {
+            out.clear();
+            *self.error.borrow_mut() = Some(e);
+        }
+    }
+
+    fn components(&self, position: &ScriptPosition) -> Parts<ScriptPosition> {
+        let whole = || {
+            let mut parts = Parts::new();
+            parts.push(position.clone());
+            parts
+        };
+        if !self.has.components || self.error.borrow().is_some() {
+            return whole();
+        }
+        let parts = self
+            .call("components", (Self::dynamic_of(position),))
+            .and_then(|d| {
+                d.try_cast::<Array>().ok_or_else(|| {
+                    Error::invalid(format!("{}: components must return an array", self.path))
+                })
+            })
+            .and_then(|items| {
+                items
+                    .into_iter()
+                    .map(|p| self.position_of(p))
+                    .collect::<Result<Parts<_>>>()
+            });
+        match parts {
+            Ok(parts) => parts,
+            Err(e) => {
+                *self.error.borrow_mut() = Some(e);
+                whole()
+            }
+        }
+    }
+}
+
+impl Syntax for ScriptGame {
+    fn parse_position(&self, text: &str) -> Result<ScriptPosition> {
+        if self.has.parse {
+            let value = self.call("parse", (text.to_string(),))?;
+            return self.position_of(value);
+        }
+        let text = text.trim();
+        if let Ok(n) = text.parse::<i64>() {
+            return Ok(ScriptPosition::Int(n));
+        }
+        if text.contains(',') {
+            if let Ok(items) = text
+                .split(',')
+                .map(|p| p.trim().parse::<i64>())
+                .collect::<std::result::Result<Vec<_>, _>>()
+            {
+                return Ok(ScriptPosition::List(
+                    items.into_iter().map(ScriptPosition::Int).collect(),
+                ));
+            }
+        }
+        Ok(ScriptPosition::Text(text.to_string()))
+    }
+
+    fn format_position(&self, position: &ScriptPosition) -> String {
+        match position {
+            ScriptPosition::Int(n) => n.to_string(),
+            ScriptPosition::Text(s) => s.clone(),
+            ScriptPosition::List(items) => items
+                .iter()
+                .map(|item| match item {
+                    ScriptPosition::List(_) => format!("[{}]", self.format_position(item)),
+                    other => self.format_position(other),
+                })
+                .collect::<Vec<_>>()
+                .join(","),
+        }
+    }
+}
+
+/// A scripted game as a family: the sparse memo, plus the script's errors
+/// and drawing.
+pub struct ScriptFamily {
+    inner: GameFamily<ScriptGame>,
+}
+
+impl ScriptFamily {
+    /// Loads the script at `path`.
+    pub fn load(path: &str, settings: Settings) -> Result<Self> {
+        let game = ScriptGame::load(path)?;
+        Ok(ScriptFamily {
+            inner: GameFamily::new(format!("script:{path}"), game, settings, true),
+        })
+    }
+
+    fn check<T>(&self, result: Result<T>) -> Result<T> {
+        if let Some(e) = self.inner.game().take_error() {
+            return Err(e);
+        }
+        result
+    }
+}
+
+impl crate::family::Family for ScriptFamily {
+    fn spec(&self) -> String {
+        self.inner.spec()
+    }
+    fn normalize(&self, position: &str) -> Result<String> {
+        let r = self.inner.normalize(position);
+        self.check(r)
+    }
+    fn value(&mut self, position: &str) -> Result<crate::nimber::Value> {
+        let r = self.inner.value(position);
+        self.check(r)
+    }
+    fn moves(&mut self, position: &str) -> Result<Vec<crate::family::Move>> {
+        let r = self.inner.moves(position);
+        self.check(r)
+    }
+    fn is_heap_game(&self) -> bool {
+        true
+    }
+    fn show(&self, position: &str) -> String {
+        self.inner.game().show(position)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::family::Family;
+
+    fn family(source: &str) -> Result<ScriptFamily> {
+        let game = ScriptGame::compile("test.rhai", source)?;
+        Ok(ScriptFamily {
+            inner: GameFamily::new("script:test.rhai", game, Settings::default(), true),
+        })
+    }
+
+    #[test]
+    fn kayles_in_a_script() {
+        let mut f = family(
+            "fn moves(n) { let out = []; for take in 1..=2 { if take <= n { for a in 0..=(n - take) / 2 { out.push(sum([a, n - take - a])); } } } out }",
+        )
+        .unwrap();
+        // OEIS A002186.
+        let values: Vec<u64> = (0..12)
+            .map(|n| f.value(&n.to_string()).unwrap().as_u64().unwrap())
+            .collect();
+        assert_eq!(values, [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
+    }
+
+    #[test]
+    fn errors_name_file_line_and_column() {
+        let e = family("fn moves(n) {\n  let x = ;\n}")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.starts_with("test.rhai:2:"), "{e}");
+        let e = family("fn other(n) { [] }").err().unwrap().to_string();
+        assert!(e.contains("must define fn moves"), "{e}");
+        let mut f = family("fn moves(n) {\n  loop { }\n}").unwrap();
+        let e = f.value("3").unwrap_err().to_string();
+        assert!(e.contains("operations"), "{e}");
+        let mut f = family("fn moves(n) { [n + 0.5] }").unwrap();
+        assert!(f
+            .value("3")
+            .unwrap_err()
+            .to_string()
+            .contains("integer, a string or an array"));
+        let mut f = family("fn moves(n) { let a = []; a.pad(100000000, 0); a }").unwrap();
+        assert!(f.value("3").is_err());
+    }
+
+    #[test]
+    fn cycles_are_reported() {
+        let mut f = family("fn moves(n) { [(n + 1) % 3] }").unwrap();
+        assert!(matches!(f.value("0"), Err(Error::Cycle { .. })));
+    }
+
+    #[test]
+    fn squares_round_trip() {
+        let f = family("fn moves(p) { [] }").unwrap();
+        assert_eq!(f.normalize("3, 4").unwrap(), "3,4");
+        assert_eq!(f.normalize("7").unwrap(), "7");
+        assert_eq!(f.normalize("..X").unwrap(), "..X");
+    }
+}
