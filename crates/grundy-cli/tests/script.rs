@@ -137,7 +137,11 @@ fn bad_scripts_are_one_line() {
         ),
         ("endless.rhai", "fn moves(n) { loop { } }\n", "operations"),
         ("none.rhai", "fn other(n) { [] }\n", "must define fn moves"),
-        ("cycle.rhai", "fn moves(n) { [(n + 1) % 3] }\n", "cycle"),
+        (
+            "split-cycle.rhai",
+            "fn moves(n) { if n == 1 { [sum([2, 2])] } else if n == 2 { [1] } else { [] } }\n",
+            "cycle",
+        ),
     ] {
         let path = dir.join(name);
         std::fs::write(&path, source).unwrap();

@@ -316,9 +316,83 @@ impl Syntax for ScriptGame {
 }
 
 /// A scripted game as a family: the sparse memo, plus the script's errors
-/// and drawing.
+/// and drawing. A script whose positions can repeat (a cycle) is explored
+/// whole from the position asked about and given generalised values
+/// ([`crate::loopy`]), with draws, when every move leaves one position.
 pub struct ScriptFamily {
     inner: GameFamily<ScriptGame>,
+    max_states: usize,
+    /// The last cyclic state space explored: positions, their index, labels.
+    loopy: Option<LoopySpace>,
+}
+
+struct LoopySpace {
+    index: std::collections::HashMap<ScriptPosition, u32>,
+    graph: crate::loopy::Graph,
+    labels: Vec<crate::loopy::Label>,
+    positions: Vec<ScriptPosition>,
+}
+
+impl ScriptFamily {
+    /// Explores every position reachable from `root` and labels the graph.
+    fn explore(&mut self, root: &ScriptPosition) -> Result<&LoopySpace> {
+        let known = self
+            .loopy
+            .as_ref()
+            .is_some_and(|space| space.index.contains_key(root));
+        if !known {
+            let game = self.inner.game();
+            let mut index = std::collections::HashMap::new();
+            let mut positions = vec![root.clone()];
+            index.insert(root.clone(), 0u32);
+            let mut edges = Vec::new();
+            let mut next = 0;
+            let mut options = Vec::new();
+            while next < positions.len() {
+                if positions.len() > self.max_states {
+                    return Err(Error::Budget {
+                        limit: self.max_states,
+                    });
+                }
+                options.clear();
+                game.options(&positions[next], &mut options);
+                if let Some(e) = game.take_error() {
+                    return Err(e);
+                }
+                for option in options.drain(..) {
+                    let [single] = option.as_slice() else {
+                        return Err(Error::invalid(
+                            "this script's game has a cycle and moves that leave several components; generalised values need one position per move",
+                        ));
+                    };
+                    let target = *index.entry(single.clone()).or_insert_with(|| {
+                        positions.push(single.clone());
+                        (positions.len() - 1) as u32
+                    });
+                    edges.push((next as u32, target));
+                }
+                next += 1;
+            }
+            let graph = crate::loopy::Graph::new(positions.len(), &edges);
+            let labels = crate::loopy::label(&graph);
+            self.loopy = Some(LoopySpace {
+                index,
+                graph,
+                labels,
+                positions,
+            });
+        }
+        Ok(self.loopy.as_ref().expect("explored"))
+    }
+
+    fn label_value(label: &crate::loopy::Label) -> crate::nimber::Value {
+        match label {
+            crate::loopy::Label::Finite(v) => crate::nimber::Value::finite(*v as u64),
+            crate::loopy::Label::Infinite(k) => {
+                crate::nimber::Value::Infinite(k.iter().map(|v| *v as u64).collect())
+            }
+        }
+    }
 }
 
 impl ScriptFamily {
@@ -327,6 +401,8 @@ impl ScriptFamily {
         let game = ScriptGame::load(path)?;
         Ok(ScriptFamily {
             inner: GameFamily::new(format!("script:{path}"), game, settings, true),
+            max_states: settings.max_states,
+            loopy: None,
         })
     }
 
@@ -348,11 +424,48 @@ impl crate::family::Family for ScriptFamily {
     }
     fn value(&mut self, position: &str) -> Result<crate::nimber::Value> {
         let r = self.inner.value(position);
-        self.check(r)
+        match self.check(r) {
+            Err(Error::Cycle { .. }) => {
+                let root = self.inner.game().parse_position(position)?;
+                let space = self.explore(&root)?;
+                Ok(Self::label_value(
+                    &space.labels[space.index[&root] as usize],
+                ))
+            }
+            other => other,
+        }
     }
     fn moves(&mut self, position: &str) -> Result<Vec<crate::family::Move>> {
         let r = self.inner.moves(position);
-        self.check(r)
+        match self.check(r) {
+            Err(Error::Cycle { .. }) => {
+                let root = self.inner.game().parse_position(position)?;
+                let space = self.explore(&root)?;
+                let v = space.index[&root];
+                let mut seen = std::collections::HashSet::new();
+                let followers: Vec<(ScriptPosition, crate::nimber::Value)> = space
+                    .graph
+                    .followers(v)
+                    .iter()
+                    .filter(|w| seen.insert(**w))
+                    .map(|&w| {
+                        (
+                            space.positions[w as usize].clone(),
+                            Self::label_value(&space.labels[w as usize]),
+                        )
+                    })
+                    .collect();
+                let game = self.inner.game();
+                Ok(followers
+                    .into_iter()
+                    .map(|(p, value)| crate::family::Move {
+                        to: vec![game.format_position(&p)],
+                        value,
+                    })
+                    .collect())
+            }
+            other => other,
+        }
     }
     fn is_heap_game(&self) -> bool {
         true
@@ -371,6 +484,8 @@ mod tests {
         let game = ScriptGame::compile("test.rhai", source)?;
         Ok(ScriptFamily {
             inner: GameFamily::new("script:test.rhai", game, Settings::default(), true),
+            max_states: 100_000,
+            loopy: None,
         })
     }
 
@@ -410,9 +525,30 @@ mod tests {
     }
 
     #[test]
-    fn cycles_are_reported() {
+    fn cycles_get_generalised_values() {
+        // 0 -> 1 -> 2 -> 0: nobody can ever win.
         let mut f = family("fn moves(n) { [(n + 1) % 3] }").unwrap();
-        assert!(matches!(f.value("0"), Err(Error::Cycle { .. })));
+        assert_eq!(
+            f.value("0").unwrap(),
+            crate::nimber::Value::Infinite(vec![])
+        );
+        // 5 <-> 6, and 6 -> 0 (terminal): 6 moves to 0 and wins.
+        let mut f =
+            family("fn moves(n) { if n == 5 { [6] } else if n == 6 { [5, 0] } else { [] } }")
+                .unwrap();
+        assert_eq!(f.value("5").unwrap(), crate::nimber::Value::finite(0));
+        assert_eq!(f.value("6").unwrap(), crate::nimber::Value::finite(1));
+        assert_eq!(f.moves("6").unwrap().len(), 2);
+        // Cycles with splitting moves cannot be labelled.
+        let mut f = family(
+            "fn moves(n) { if n == 1 { [sum([2, 2])] } else if n == 2 { [1] } else { [] } }",
+        )
+        .unwrap();
+        assert!(f
+            .value("1")
+            .unwrap_err()
+            .to_string()
+            .contains("several components"));
     }
 
     #[test]
