@@ -26,6 +26,14 @@ pub fn report_error(error: &Error) {
     }
 }
 
+/// Moves in JSON: `{"component": i, "from": "POS", "to": [...]}`.
+fn moves_json(moves: &[grundy::sum::WinningMove]) -> Vec<Json> {
+    moves
+        .iter()
+        .map(|m| json!({"component": m.component, "from": m.from, "to": m.to}))
+        .collect()
+}
+
 /// A value as JSON: a number when it fits, else a string ("2^90" digits, "inf(0,2)").
 pub fn json_value(value: &Value) -> Json {
     match value.as_u64() {
@@ -130,22 +138,13 @@ pub fn value_json_object(sum: &Sum, analysis: &Analysis) -> Json {
             })
         })
         .collect();
-    let moves: Vec<Json> = analysis
-        .winning_moves
-        .iter()
-        .map(|m| json!({"component": m.component, "from": m.from, "to": m.to}))
-        .collect();
     json!({
         "components": components,
         "nim_sum": json_value(&analysis.nim_sum),
         "winner": analysis.winner.as_str(),
-        "winning_moves": moves,
+        "winning_moves": moves_json(&analysis.winning_moves),
         "winning_moves_truncated": analysis.truncated,
-        "drawing_moves": analysis
-            .drawing_moves
-            .iter()
-            .map(|m| json!({"component": m.component, "from": m.from, "to": m.to}))
-            .collect::<Vec<Json>>(),
+        "drawing_moves": moves_json(&analysis.drawing_moves),
     })
 }
 
@@ -423,17 +422,12 @@ pub fn misere_json(
         .iter()
         .map(|c| json!({"game": sum.family(c.family).spec(), "position": c.position}))
         .collect();
-    let moves: Vec<Json> = analysis
-        .winning_moves
-        .iter()
-        .map(|m| json!({"component": m.component, "from": m.from, "to": m.to}))
-        .collect();
     let object = json!({
         "play": "misere",
         "method": analysis.method,
         "components": components,
         "winner": analysis.winner.as_str(),
-        "winning_moves": moves,
+        "winning_moves": moves_json(&analysis.winning_moves),
         "winning_moves_truncated": analysis.truncated,
     });
     writeln!(out, "{object}")

@@ -1,20 +1,8 @@
 //! End-to-end tests of the `grundy` binary: the engine commands and bad input.
 
-use assert_cmd::Command;
-use serde_json::Value as Json;
+mod common;
 
-fn grundy(args: &[&str]) -> assert_cmd::assert::Assert {
-    Command::cargo_bin("grundy").unwrap().args(args).assert()
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = grundy(args).success().get_output().stdout.clone();
-    String::from_utf8(out).unwrap()
-}
-
-fn json(args: &[&str]) -> Json {
-    serde_json::from_str(&stdout(args)).unwrap()
-}
+use common::{fails, json, stdout};
 
 #[test]
 fn the_issue_example_as_text() {
@@ -163,52 +151,35 @@ fn games_lists_every_family_with_an_example() {
     }
 }
 
-/// Bad input: exit status 2, one line on stderr (two with a caret), no panic.
-fn rejects(args: &[&str], needle: &str) {
-    let out = grundy(args).code(2).get_output().clone();
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
-    let lines: Vec<&str> = err.lines().collect();
-    assert!(!lines.is_empty() && lines.len() <= 2, "{args:?}: {err}");
-    assert!(lines[0].starts_with("error"), "{args:?}: {err}");
-    if lines.len() == 2 {
-        assert!(lines[1].trim() == "^", "{args:?}: {err}");
-    }
-    assert!(
-        err.contains(needle),
-        "{args:?}: expected {needle:?} in {err}"
-    );
-}
-
 #[test]
 fn bad_input_is_one_clear_line() {
-    rejects(&["value", "foo", "3"], "unknown game family");
-    rejects(&["value", "sub:", "3"], "needs a subtraction set");
-    rejects(&["value", "sub:0", "3"], "at least 1");
-    rejects(&["value", "sub:1,,2", "3"], "empty element");
-    rejects(&["value", "div:1", "3"], "changes nothing");
-    rejects(&["value", "nim", "-3"], "negative");
-    rejects(&["value", "nim", "abc"], "non-negative integer");
-    rejects(&["value", "nim", "3", "+"], "must be followed");
-    rejects(&["value", "+", "nim", "3"], "cannot start");
-    rejects(
+    fails(&["value", "foo", "3"], "unknown game family");
+    fails(&["value", "sub:", "3"], "needs a subtraction set");
+    fails(&["value", "sub:0", "3"], "at least 1");
+    fails(&["value", "sub:1,,2", "3"], "empty element");
+    fails(&["value", "div:1", "3"], "changes nothing");
+    fails(&["value", "nim", "-3"], "negative");
+    fails(&["value", "nim", "abc"], "non-negative integer");
+    fails(&["value", "nim", "3", "+"], "must be followed");
+    fails(&["value", "+", "nim", "3"], "cannot start");
+    fails(
         &["value", "nim", "3", "+", "+", "nim", "2"],
         "must be followed",
     );
-    rejects(&["value", "nim"], "at least one position");
-    rejects(&["value"], "required");
-    rejects(&["value", "sub:99999999999999999999999", "3"], "too large");
-    rejects(&["value", "sub:1-99999999999", "3"], "too large");
-    rejects(&["value", "pow:1", "3"], "at least 2");
-    rejects(
+    fails(&["value", "nim"], "at least one position");
+    fails(&["value"], "required");
+    fails(&["value", "sub:99999999999999999999999", "3"], "too large");
+    fails(&["value", "sub:1-99999999999", "3"], "too large");
+    fails(&["value", "pow:1", "3"], "at least 2");
+    fails(
         &["value", "grundy", "100000000000000000000"],
         "grundy period",
     );
-    rejects(
+    fails(
         &["value", "grundy", "200", "--max-states", "100"],
         "state budget",
     );
-    rejects(
+    fails(
         &[
             "value",
             "div:2,3",
@@ -218,8 +189,8 @@ fn bad_input_is_one_clear_line() {
         ],
         "state budget",
     );
-    rejects(&["seq", "sub:1", "--to", "-5"], "negative");
-    rejects(&["seq", "sub:1", "--from", "9", "--to", "5"], "after");
-    rejects(&["seq", "sub:1", "--to", "99999999999999999999999"], "2^64");
-    rejects(&["frobnicate"], "unrecognized subcommand");
+    fails(&["seq", "sub:1", "--to", "-5"], "negative");
+    fails(&["seq", "sub:1", "--from", "9", "--to", "5"], "after");
+    fails(&["seq", "sub:1", "--to", "99999999999999999999999"], "2^64");
+    fails(&["frobnicate"], "unrecognized subcommand");
 }

@@ -1,7 +1,8 @@
 //! End-to-end tests of games on graph files, with and without cycles.
 
-use assert_cmd::Command;
-use serde_json::Value as Json;
+mod common;
+
+use common::{fails, json};
 
 fn graph(name: &str, text: &str) -> String {
     let dir = std::env::temp_dir().join(format!("grundy-dag-{}", std::process::id()));
@@ -9,29 +10,6 @@ fn graph(name: &str, text: &str) -> String {
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
     path.to_str().unwrap().to_string()
-}
-
-fn json(args: &[&str]) -> Json {
-    let out = Command::cargo_bin("grundy")
-        .unwrap()
-        .args(args)
-        .assert()
-        .success();
-    serde_json::from_slice(&out.get_output().stdout).unwrap()
-}
-
-fn fails(args: &[&str], needle: &str) {
-    let out = Command::cargo_bin("grundy")
-        .unwrap()
-        .args(args)
-        .assert()
-        .code(2);
-    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    assert!(
-        err.contains(needle) && !err.contains("panicked"),
-        "{args:?}: {err}"
-    );
-    assert!(err.lines().count() <= 2, "{err}");
 }
 
 #[test]

@@ -1,35 +1,10 @@
 //! End-to-end tests of take-and-break families, `grundy period` and answers
 //! for astronomically large heaps.
 
+mod common;
+
 use assert_cmd::Command;
-use serde_json::Value as Json;
-
-fn stdout(args: &[&str]) -> String {
-    let out = Command::cargo_bin("grundy")
-        .unwrap()
-        .args(args)
-        .assert()
-        .success();
-    String::from_utf8(out.get_output().stdout.clone()).unwrap()
-}
-
-fn json(args: &[&str]) -> Json {
-    serde_json::from_str(&stdout(args)).unwrap()
-}
-
-fn fails(args: &[&str], needle: &str) {
-    let out = Command::cargo_bin("grundy")
-        .unwrap()
-        .args(args)
-        .assert()
-        .code(2);
-    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    assert!(
-        err.contains(needle) && !err.contains("panicked"),
-        "{args:?}: {err}"
-    );
-    assert!(err.lines().count() <= 2, "{err}");
-}
+use common::{fails, json, stdout};
 
 const TWO_TO_90: &str = "1237940039285380274899124224";
 

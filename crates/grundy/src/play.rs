@@ -55,36 +55,21 @@ pub fn assess(
     max_states: usize,
 ) -> Result<(Winner, Vec<SumMove>, Vec<SumMove>)> {
     let limit = 10_000;
-    if misere_play {
-        let a = misere::analyze(sum, limit, max_states)?;
-        let moves = a
-            .winning_moves
+    let plain = |moves: Vec<crate::sum::WinningMove>| -> Vec<SumMove> {
+        moves
             .into_iter()
             .map(|m| SumMove {
                 component: m.component,
                 to: m.to,
             })
-            .collect();
-        return Ok((a.winner, moves, vec![]));
+            .collect()
+    };
+    if misere_play {
+        let a = misere::analyze(sum, limit, max_states)?;
+        return Ok((a.winner, plain(a.winning_moves), vec![]));
     }
     let a = sum.analyze(limit)?;
-    let moves = a
-        .winning_moves
-        .into_iter()
-        .map(|m| SumMove {
-            component: m.component,
-            to: m.to,
-        })
-        .collect();
-    let draws = a
-        .drawing_moves
-        .into_iter()
-        .map(|m| SumMove {
-            component: m.component,
-            to: m.to,
-        })
-        .collect();
-    Ok((a.winner, moves, draws))
+    Ok((a.winner, plain(a.winning_moves), plain(a.drawing_moves)))
 }
 
 /// The computer's choice, or `None` when there is no legal move.

@@ -205,22 +205,6 @@ impl Marks {
         }
     }
 
-    /// Whether `v` is marked.
-    #[inline(always)]
-    pub fn is_marked(&self, v: u32) -> bool {
-        let w = (v >> 6) as usize;
-        w < self.dirty && self.words[w] >> (v & 63) & 1 != 0
-    }
-
-    /// Whether every value marked here is marked in `other` too.
-    #[inline]
-    pub fn is_covered_by(&self, other: &Marks) -> bool {
-        self.words[..self.dirty]
-            .iter()
-            .enumerate()
-            .all(|(i, w)| w & !other.words.get(i).copied().unwrap_or(0) == 0)
-    }
-
     /// Makes room for every value below `bound` (a power of two, so that XORs of
     /// values below it stay below it) and clears all marks; [`Marks::set`] may
     /// then be used for those values.
@@ -238,26 +222,6 @@ impl Marks {
     #[inline(always)]
     pub fn set(&mut self, v: u32) {
         self.words[(v >> 6) as usize] |= 1 << (v & 63);
-    }
-
-    /// Clears the mark of `v`; returns whether it was marked.
-    #[inline(always)]
-    pub fn unmark(&mut self, v: u32) -> bool {
-        let w = (v >> 6) as usize;
-        if w >= self.dirty {
-            return false;
-        }
-        let bit = 1u64 << (v & 63);
-        let was = self.words[w] & bit != 0;
-        self.words[w] &= !bit;
-        was
-    }
-
-    /// The smallest marked value at least `from` (`u32::MAX` if none).
-    pub fn next_marked(&self, from: u32) -> u32 {
-        (from..(self.dirty as u32) * 64)
-            .find(|v| self.is_marked(*v))
-            .unwrap_or(u32::MAX)
     }
 
     /// Clears every mark.
@@ -279,26 +243,6 @@ impl Marks {
         }
         self.clear();
         result
-    }
-
-    /// The smallest unmarked value at least `from`, without clearing.
-    #[inline]
-    pub fn next_unmarked(&self, from: u32) -> u32 {
-        let mut w = (from >> 6) as usize;
-        if w >= self.dirty {
-            return from;
-        }
-        let mut word = self.words[w] | ((1u64 << (from & 63)) - 1);
-        loop {
-            if word != u64::MAX {
-                return w as u32 * 64 + word.trailing_ones();
-            }
-            w += 1;
-            if w >= self.dirty {
-                return w as u32 * 64;
-            }
-            word = self.words[w];
-        }
     }
 }
 
@@ -394,8 +338,6 @@ impl Split {
 #[derive(Debug, Default, Clone)]
 struct Work {
     marks: Marks,
-    /// Candidate values not yet produced by any option.
-    want: Marks,
     stats: Stats,
     /// A power of two above every value so far: option values stay below it.
     bound: u32,
@@ -552,18 +494,8 @@ impl Engine {
                         Values::Wide(t) => fixed!(t),
                     }
                 }
-                Some(split) => {
-                    self.work.stats.rare_heaps_computed += 1;
-                    match &self.values {
-                        Values::Narrow(t) => {
-                            rare_value(&self.rules, split, &self.rare, heap, t, &mut self.work)
-                        }
-                        Values::Wide(t) => {
-                            rare_value(&self.rules, split, &self.rare, heap, t, &mut self.work)
-                        }
-                    }
-                }
-                None => {
+                // No split, or values too large for the register bitsets.
+                _ => {
                     self.work.stats.plain_heaps += 1;
                     match &self.values {
                         Values::Narrow(t) => fast_plain_value(&self.rules, heap, t, &mut self.work),
@@ -625,7 +557,8 @@ fn choose_split(rules: &TakeBreak, len: usize, value: impl Fn(usize) -> u32) -> 
         return None;
     }
     let max = (1..len).map(&value).max().unwrap_or(0);
-    if max >= 1 << 16 {
+    // The rare-value path keeps its marks in registers: values below 1024.
+    if max >= 1 << 10 {
         return None;
     }
     let size = (max as usize + 1).next_power_of_two().max(2);
@@ -706,106 +639,6 @@ fn walsh_hadamard(a: &mut [i64]) {
     }
 }
 
-/// G(n) by the rare-value method; see the module documentation.
-#[inline]
-fn rare_value<T: Copy + Into<u32>>(
-    rules: &TakeBreak,
-    split: Split,
-    rare: &[u32],
-    n: usize,
-    table: &[T],
-    work: &mut Work,
-) -> u32 {
-    let Work {
-        marks,
-        want,
-        stats,
-        bound,
-        lanes: _,
-    } = work;
-    let bound = *bound;
-    let g = |i: usize| -> u32 { table[i].into() };
-    marks.prepare(bound);
-    // Moves that leave at most one heap: few, enumerated exactly.
-    for (k, &d) in rules.digits.iter().enumerate().take(n + 1) {
-        if d & 1 != 0 && n == k {
-            marks.mark(0);
-        }
-        if d & 2 != 0 && n > k {
-            marks.mark(g(n - k));
-        }
-    }
-    // Splits with a rare part: exact, O(#rare) per split size.
-    for &k in &rules.splits {
-        if n < k + 2 {
-            continue;
-        }
-        let m = n - k;
-        let usable = rare.partition_point(|r| (*r as usize) < m);
-        stats.pair_steps += usable as u64;
-        for &r in &rare[..usable] {
-            let r = r as usize;
-            marks.set(g(r) ^ g(m - r));
-        }
-    }
-    // Common-common pairs at split size k all have value parity
-    // `domain & (n - k) & 1` under the mask; values of the other parity are
-    // exactly known already.
-    let mut searchable = [false; 2];
-    for &k in &rules.splits {
-        if n >= k + 2 {
-            searchable[(split.domain as usize) & ((n - k) & 1)] = true;
-        }
-    }
-    // The smallest value of a parity that no common-common pair can produce
-    // is exact already: G(n) is at most that. Every option value is below
-    // `bound`, so G(n) is at most `bound` too.
-    let mut cheap_mex = marks.next_unmarked(0);
-    while cheap_mex < bound && searchable[((cheap_mex & split.mask).count_ones() & 1) as usize] {
-        cheap_mex = marks.next_unmarked(cheap_mex + 1);
-    }
-    let cheap_mex = cheap_mex.min(bound);
-    // The searchable values below it that no rare pair produced: the mex is
-    // the first of them that no split produces, or `cheap_mex` if all occur.
-    want.clear();
-    let mut count = 0u32;
-    let mut v = marks.next_unmarked(0);
-    while v < cheap_mex {
-        want.mark(v);
-        count += 1;
-        v = marks.next_unmarked(v + 1);
-    }
-    if count == 0 {
-        return cheap_mex;
-    }
-    // One scan over the splits marks what it meets, in branch-free chunks,
-    // and stops as soon as every wanted value is marked (a coupon-collector's
-    // wait, not a scan per value).
-    const CHUNK: usize = 32;
-    for &k in &rules.splits {
-        if n < k + 2 || !searchable[(split.domain as usize) & ((n - k) & 1)] {
-            continue;
-        }
-        let m = n - k;
-        let mut b = 1;
-        while b <= m / 2 {
-            let stop = (b + CHUNK).min(m / 2 + 1);
-            for a in b..stop {
-                marks.set(g(a) ^ g(m - a));
-            }
-            stats.scan_steps += (stop - b) as u64;
-            b = stop;
-            if want.is_covered_by(marks) {
-                return cheap_mex;
-            }
-        }
-    }
-    // Some wanted value occurs in no option: the first such is the mex.
-    (0..cheap_mex)
-        .find(|v| want.is_marked(*v) && !marks.is_marked(*v))
-        .unwrap_or(cheap_mex)
-}
-
 /// A bitset of `64 * W` values held in registers: the rare-value method's
 /// marks when every value is below 1024, which is the usual case.
 #[derive(Clone, Copy)]
@@ -850,7 +683,8 @@ struct RareSplit<'a> {
     rare: &'a [u32],
 }
 
-/// [`rare_value`] for values below `64 * W`, with the marks in registers.
+/// G(n) by the rare-value method (see the module documentation), for values
+/// below `64 * W`, with the marks in registers.
 // The word loops index several small arrays in step; iterators would hide that.
 #[allow(clippy::needless_range_loop)]
 #[inline]
@@ -1043,8 +877,6 @@ mod tests {
             let rare: Vec<u32> = (1..n).filter(|&i| split.class(i, plain[i]) == 0).map(|i| i as u32).collect();
             let table: Vec<u32> = plain[..n].to_vec();
             let bound = (table.iter().copied().max().unwrap_or(0) + 1).next_power_of_two();
-            let mut work = Work { bound, ..Work::default() };
-            prop_assert_eq!(rare_value(&rules, split, &rare, n, &table, &mut work), plain[n]);
             let odd = parity_words(mask);
             let context = RareSplit { rules: &rules, split, odd: &odd, rare: &rare };
             let mut stats = Stats::default();
