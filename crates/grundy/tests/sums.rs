@@ -170,3 +170,93 @@ fn truncation_is_reported() {
     assert!(analysis.truncated);
     assert!(analysis.winning_moves.is_empty());
 }
+
+/// Whether the player to move wins a sum, by search over whole positions:
+/// the families supply only their rules (`moves(..).to`), never a value.
+fn wins_by_search(
+    sum: &mut grundy::sum::Sum,
+    components: Vec<grundy::sum::Component>,
+    memo: &mut HashMap<Vec<(usize, String)>, bool>,
+) -> bool {
+    let mut key: Vec<(usize, String)> = components
+        .iter()
+        .map(|c| (c.family, c.position.clone()))
+        .collect();
+    key.sort();
+    if let Some(w) = memo.get(&key) {
+        return *w;
+    }
+    let mut result = false;
+    'search: for index in 0..components.len() {
+        let c = components[index].clone();
+        for m in sum.family_mut(c.family).moves(&c.position).unwrap() {
+            let next = grundy::misere::after_move(&components, index, &m);
+            if !wins_by_search(sum, next, memo) {
+                result = true;
+                break 'search;
+            }
+        }
+    }
+    memo.insert(key, result);
+    result
+}
+
+fn family_spec() -> impl Strategy<Value = (String, String)> {
+    prop_oneof![
+        (1u64..9).prop_map(|n| ("0.77".to_string(), n.to_string())),
+        (1u64..10).prop_map(|n| ("0.07".to_string(), n.to_string())),
+        (1u64..10).prop_map(|n| ("0.137".to_string(), n.to_string())),
+        (1u64..10).prop_map(|n| ("4.07".to_string(), n.to_string())),
+        (1u64..9).prop_map(|n| ("hex:0.F8".to_string(), n.to_string())),
+        (1u64..11).prop_map(|n| ("grundy".to_string(), n.to_string())),
+        (1u64..9).prop_map(|n| ("sticks:3".to_string(), n.to_string())),
+        (0u64..6, 0u64..6).prop_map(|(r, c)| ("knight:6".to_string(), format!("{r},{c}"))),
+        (1u64..4, 1u64..4).prop_map(|(r, c)| ("choco".to_string(), format!("{r}x{c}"))),
+        (1u64..6).prop_map(|n| ("northcott:2".to_string(), n.to_string())),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+    /// Every family's values add by XOR: checked against search of whole sums,
+    /// winner and the exact set of winning moves.
+    #[test]
+    fn every_family_sums_by_xor(parts in proptest::collection::vec(family_spec(), 1..4)) {
+        let mut args = Vec::new();
+        for (i, (spec, position)) in parts.iter().enumerate() {
+            if i > 0 {
+                args.push("+".to_string());
+            }
+            args.push(spec.clone());
+            args.push(position.clone());
+        }
+        let mut sum = parse_sum(&args, Settings::default()).unwrap();
+        let analysis = sum.analyze(usize::MAX).unwrap();
+        let components = sum.components().to_vec();
+        let mut memo = HashMap::new();
+        let first_wins = wins_by_search(&mut sum, components.clone(), &mut memo);
+        prop_assert_eq!(analysis.winner == Winner::First, first_wins);
+        let mut expected = BTreeSet::new();
+        for index in 0..components.len() {
+            let c = components[index].clone();
+            for m in sum.family_mut(c.family).moves(&c.position).unwrap() {
+                let next = grundy::misere::after_move(&components, index, &m);
+                if !wins_by_search(&mut sum, next, &mut memo) {
+                    let mut to = m.to.clone();
+                    to.sort();
+                    expected.insert((index, to));
+                }
+            }
+        }
+        let reported: BTreeSet<(usize, Vec<String>)> = analysis
+            .winning_moves
+            .iter()
+            .map(|m| {
+                let mut to = m.to.clone();
+                to.sort();
+                (m.component, to)
+            })
+            .collect();
+        prop_assert_eq!(reported, expected);
+    }
+}
