@@ -119,3 +119,37 @@ fn winner_lines_for_the_person() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("winner: you"), "{text}");
 }
+
+#[test]
+fn loopy_graphs_hold_the_draw_and_win_when_they_can() {
+    let dir = std::env::temp_dir().join(format!("grundy-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let graph = dir.join("g.txt");
+    // x <-> y forever; s <-> t, and s can escape to the terminal e.
+    std::fs::write(&graph, "x y\ny x\ns t\nt s\ns e\n").unwrap();
+    let spec = format!("dag:{}", graph.display());
+    let run = |position: &str, moves: &str| -> String {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(["play", &spec, position, "--first", "computer"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(moves.as_bytes())
+            .unwrap();
+        String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+    };
+    // The computer keeps the draw: the position repeats, nobody wins.
+    let text = run("x", "1:x\n1:x\n1:x\n");
+    assert!(text.contains("winner: none"), "{text}");
+    // From s the computer leaves the cycle and wins.
+    let text = run("s", "");
+    assert!(
+        text.contains("computer plays 1:e") && text.contains("winner: computer"),
+        "{text}"
+    );
+}

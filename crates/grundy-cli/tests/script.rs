@@ -121,6 +121,24 @@ fn scripts_on_the_command_line() {
 }
 
 #[test]
+fn script_tables_match_the_built_in() {
+    let table = |game: &str| -> serde_json::Value {
+        let out = Command::cargo_bin("grundy")
+            .unwrap()
+            .args(["table", game, "--json"])
+            .assert()
+            .success();
+        serde_json::from_slice(&out.get_output().stdout).unwrap()
+    };
+    assert_eq!(table(&example("knight.rhai")), table("knight:8"));
+    Command::cargo_bin("grundy")
+        .unwrap()
+        .args(["table", &example("kayles.rhai")])
+        .assert()
+        .code(2);
+}
+
+#[test]
 fn bad_scripts_are_one_line() {
     let dir = std::env::temp_dir().join(format!("grundy-script-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -688,7 +688,7 @@ impl<H: HeapGame> Family for HeapFamily<H> {
     ) -> Result<()> {
         // Long sequences of provably periodic games stop tabulating as soon
         // as the period is proven and fill the rest from it.
-        if self.period.is_none() && to >= 1 << 20 && self.provable() {
+        if self.period.is_none() && to >= 1 << 16 && self.provable() {
             self.find_period(to.saturating_add(1))?;
         }
         // Tabulates, or finds the closed form, or fails with a clear error.

@@ -90,6 +90,14 @@ const INFINITE: u32 = u32::MAX - 1;
 
 /// The generalised Sprague-Grundy value of every vertex.
 pub fn label(graph: &Graph) -> Vec<Label> {
+    label_with_order(graph).0
+}
+
+/// The values, and for each vertex the step at which it got its finite value
+/// (`u32::MAX` for ∞). Moving to a follower of the wanted value with the
+/// *earliest* step makes progress: a winner who picks any follower of the
+/// right value could go round a cycle forever (Fraenkel's counter function).
+pub fn label_with_order(graph: &Graph) -> (Vec<Label>, Vec<u32>) {
     let n = graph.vertices();
     let mut label = vec![UNLABELLED; n];
     // has[v] == round + 1: v has a follower labelled with this round's value.
@@ -97,6 +105,8 @@ pub fn label(graph: &Graph) -> Vec<Label> {
     let mut count = vec![0u32; n];
     let mut queue: Vec<u32> = Vec::new();
     let mut unlabelled: Vec<u32> = (0..n as u32).collect();
+    let mut order = vec![u32::MAX; n];
+    let mut step = 0u32;
     let mut round = 0u32;
     while !unlabelled.is_empty() {
         let stamp = round + 1;
@@ -117,6 +127,8 @@ pub fn label(graph: &Graph) -> Vec<Label> {
                 continue;
             }
             label[ui] = round;
+            order[ui] = step;
+            step += 1;
             for &w in graph.predecessors(u) {
                 let wi = w as usize;
                 if has[wi] == stamp {
@@ -150,7 +162,7 @@ pub fn label(graph: &Graph) -> Vec<Label> {
         });
         round += 1;
     }
-    (0..n as u32)
+    let labels = (0..n as u32)
         .map(|v| match label[v as usize] {
             INFINITE => {
                 let mut finite: Vec<u32> = graph
@@ -165,7 +177,8 @@ pub fn label(graph: &Graph) -> Vec<Label> {
             }
             l => Label::Finite(l),
         })
-        .collect()
+        .collect();
+    (labels, order)
 }
 
 /// Win, loss or draw for the player to move, in a game on a graph.

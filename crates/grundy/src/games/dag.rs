@@ -8,7 +8,7 @@
 
 use crate::error::{Error, Result};
 use crate::family::{Family, Move};
-use crate::loopy::{label, Graph, Label};
+use crate::loopy::{label_with_order, Graph, Label};
 use crate::nimber::Value;
 use std::collections::HashMap;
 use std::path::Path;
@@ -22,6 +22,8 @@ pub struct Dag {
     index: HashMap<String, u32>,
     graph: Graph,
     labels: Vec<Label>,
+    /// When each vertex got its finite value: moves are listed earliest first.
+    order: Vec<u32>,
 }
 
 impl Dag {
@@ -74,7 +76,7 @@ impl Dag {
             return Err(Error::TooLarge(format!("{path}: too many vertices")));
         }
         let graph = Graph::new(names.len(), &edges);
-        let labels = label(&graph);
+        let (labels, order) = label_with_order(&graph);
         Ok(Dag {
             spec: format!("dag:{path}"),
             path: path.to_string(),
@@ -82,6 +84,7 @@ impl Dag {
             index,
             graph,
             labels,
+            order,
         })
     }
 
@@ -118,13 +121,15 @@ impl Family for Dag {
 
     fn moves(&mut self, position: &str) -> Result<Vec<Move>> {
         let v = self.vertex(position)?;
-        let mut seen = std::collections::HashSet::new();
-        Ok(self
-            .graph
-            .followers(v)
-            .iter()
-            .filter(|w| seen.insert(**w))
-            .map(|&w| Move {
+        let mut followers: Vec<u32> = self.graph.followers(v).to_vec();
+        followers.sort_unstable();
+        followers.dedup();
+        // Earliest-labelled first, so a winner who takes the first winning
+        // move always makes progress instead of circling.
+        followers.sort_by_key(|w| self.order[*w as usize]);
+        Ok(followers
+            .into_iter()
+            .map(|w| Move {
                 to: vec![self.names[w as usize].clone()],
                 value: self.value_of(w),
             })

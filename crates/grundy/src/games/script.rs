@@ -53,6 +53,7 @@ struct Functions {
     show: bool,
     components: bool,
     name: bool,
+    table: bool,
 }
 
 impl ScriptGame {
@@ -96,6 +97,7 @@ impl ScriptGame {
                 ("show", 1) => has.show = true,
                 ("components", 1) => has.components = true,
                 ("name", 0) => has.name = true,
+                ("table", 0) => has.table = true,
                 _ => {}
             }
         }
@@ -193,6 +195,31 @@ impl ScriptGame {
                 .unwrap_or_else(|e| e.to_string()),
             Err(_) => position.to_string(),
         }
+    }
+
+    /// The script's `table()`: rows of positions whose values `grundy table` prints.
+    pub fn table_positions(&self) -> Result<Option<Vec<Vec<ScriptPosition>>>> {
+        if !self.has.table {
+            return Ok(None);
+        }
+        let rows = self.call("table", ())?;
+        let bad = || {
+            Error::invalid(format!(
+                "{}: table() must return an array of rows (arrays of positions)",
+                self.path
+            ))
+        };
+        let rows = rows.try_cast::<Array>().ok_or_else(bad)?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let row = row.try_cast::<Array>().ok_or_else(bad)?;
+            out.push(
+                row.into_iter()
+                    .map(|p| self.position_of(p))
+                    .collect::<Result<Vec<_>>>()?,
+            );
+        }
+        Ok(Some(out))
     }
 
     /// Takes the error met inside `options`, if any.
@@ -330,6 +357,7 @@ struct LoopySpace {
     index: std::collections::HashMap<ScriptPosition, u32>,
     graph: crate::loopy::Graph,
     labels: Vec<crate::loopy::Label>,
+    order: Vec<u32>,
     positions: Vec<ScriptPosition>,
 }
 
@@ -374,11 +402,12 @@ impl ScriptFamily {
                 next += 1;
             }
             let graph = crate::loopy::Graph::new(positions.len(), &edges);
-            let labels = crate::loopy::label(&graph);
+            let (labels, order) = crate::loopy::label_with_order(&graph);
             self.loopy = Some(LoopySpace {
                 index,
                 graph,
                 labels,
+                order,
                 positions,
             });
         }
@@ -472,6 +501,23 @@ impl crate::family::Family for ScriptFamily {
     }
     fn show(&self, position: &str) -> String {
         self.inner.game().show(position)
+    }
+    fn table(&mut self) -> Result<Vec<Vec<crate::nimber::Value>>> {
+        let Some(rows) = self.inner.game().table_positions()? else {
+            return Err(Error::invalid(format!(
+                "{} has no table: define fn table() returning rows of positions",
+                self.spec()
+            )));
+        };
+        let game = self.inner.game();
+        let texts: Vec<Vec<String>> = rows
+            .iter()
+            .map(|row| row.iter().map(|p| game.format_position(p)).collect())
+            .collect();
+        texts
+            .iter()
+            .map(|row| row.iter().map(|p| self.value(p)).collect())
+            .collect()
     }
 }
 
