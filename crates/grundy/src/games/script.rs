@@ -471,13 +471,14 @@ impl crate::family::Family for ScriptFamily {
                 let root = self.inner.game().parse_position(position)?;
                 let space = self.explore(&root)?;
                 let v = space.index[&root];
-                let mut seen = std::collections::HashSet::new();
-                let followers: Vec<(ScriptPosition, crate::nimber::Value)> = space
-                    .graph
-                    .followers(v)
-                    .iter()
-                    .filter(|w| seen.insert(**w))
-                    .map(|&w| {
+                let mut targets: Vec<u32> = space.graph.followers(v).to_vec();
+                targets.sort_unstable();
+                targets.dedup();
+                // Earliest-labelled first: the first winning move makes progress.
+                targets.sort_by_key(|w| space.order[*w as usize]);
+                let followers: Vec<(ScriptPosition, crate::nimber::Value)> = targets
+                    .into_iter()
+                    .map(|w| {
                         (
                             space.positions[w as usize].clone(),
                             Self::label_value(&space.labels[w as usize]),
