@@ -44,25 +44,32 @@ fn interrupted() -> Arc<AtomicBool> {
 /// The long-run settings for a family, with a progress bar labelled `label`.
 pub fn long_run(flags: &RunFlags, label: &str) -> LongRun {
     let show = !flags.quiet && std::io::stderr().is_terminal();
-    let label = label.to_string();
-    let mut bar: Option<ProgressBar> = None;
+    // Created now, hidden, so that its clock (rate, ETA) starts with the work;
+    // it appears only once a report says work is still going on, so quick
+    // commands never draw it.
+    let bar = show.then(|| {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg} [{bar:30}] {human_pos}/{human_len} heaps, {per_sec}, ETA {eta}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar.set_message(label.to_string());
+        bar
+    });
     LongRun {
         progress: Box::new(move |done, total| {
-            if !show {
+            let Some(bar) = &bar else {
                 return;
+            };
+            if bar.is_hidden() {
+                if done >= total {
+                    return;
+                }
+                bar.set_draw_target(ProgressDrawTarget::stderr());
             }
-            let bar = bar.get_or_insert_with(|| {
-                let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-                bar.set_style(
-                    ProgressStyle::with_template(
-                        "{msg} [{bar:30}] {human_pos}/{human_len} heaps, {per_sec}, ETA {eta}",
-                    )
-                    .expect("valid template")
-                    .progress_chars("=> "),
-                );
-                bar.set_message(label.clone());
-                bar
-            });
             bar.set_length(total);
             bar.set_position(done);
             if done >= total {
@@ -72,5 +79,22 @@ pub fn long_run(flags: &RunFlags, label: &str) -> LongRun {
         interrupted: interrupted(),
         checkpoint: flags.checkpoint.clone(),
         checkpoint_every: Duration::from_secs(flags.checkpoint_every.max(1)),
+    }
+}
+
+/// Progress bars (on a terminal) and Ctrl-C for every family of a sum, so a
+/// large table built for `value` or `play` never looks like a hang.
+pub fn show_progress(sum: &mut grundy::sum::Sum) {
+    let flags = RunFlags {
+        checkpoint: None,
+        checkpoint_every: 60,
+        quiet: false,
+    };
+    let families: std::collections::BTreeSet<usize> =
+        sum.components().iter().map(|c| c.family).collect();
+    for index in families {
+        let family = sum.family_mut(index);
+        let label = family.spec();
+        family.configure_long_run(long_run(&flags, &label));
     }
 }

@@ -209,6 +209,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             limits,
         } => {
             let mut sum = spec::parse_sum(&sum, limits.settings())?;
+            long_run::show_progress(&mut sum);
             let analysis = grundy::misere::analyze(&mut sum, max_moves, limits.max_states)?;
             if json {
                 output::misere_json(out, &sum, &analysis)
@@ -224,6 +225,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             limits,
         } => {
             let mut sum = spec::parse_sum(&sum, limits.settings())?;
+            long_run::show_progress(&mut sum);
             let stdin = std::io::stdin();
             let mut input = stdin.lock();
             play::run(&mut sum, misere, first, limits.max_states, &mut input, out)
@@ -236,6 +238,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             limits,
         } => {
             let mut sum = spec::parse_sum(&sum, limits.settings())?;
+            long_run::show_progress(&mut sum);
             let analysis = sum.analyze(max_moves)?;
             if json {
                 output::value_json(out, &sum, &analysis)
