@@ -490,7 +490,7 @@ impl<H: HeapGame> HeapFamily<H> {
                         path.display()
                     ),
                     None => format!(
-                        " after {} heaps (use --checkpoint FILE to keep the work)",
+                        " after {} heaps (seq and period keep their work with --checkpoint FILE)",
                         self.table.len()
                     ),
                 };
