@@ -144,6 +144,9 @@ enum Command {
     Games,
 }
 
+/// The stack of the thread that does the work (address space, not memory).
+const WORKER_STACK: usize = 1 << 30;
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -164,9 +167,19 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let result = run(cli.command, &mut out).and_then(|()| out.flush().map_err(io_error));
+    // Searches recurse as deep as games last: give them a roomy stack.
+    let worker = std::thread::Builder::new()
+        .stack_size(WORKER_STACK)
+        .spawn(move || {
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            run(cli.command, &mut out).and_then(|()| out.flush().map_err(io_error))
+        });
+    let result = match worker.map(|w| w.join()) {
+        Ok(Ok(result)) => result,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        Err(e) => Err(io_error(e)),
+    };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::BrokenPipe) => ExitCode::SUCCESS,

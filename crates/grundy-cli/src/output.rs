@@ -367,9 +367,14 @@ pub fn misere_text(
     analysis: &grundy::misere::MisereAnalysis,
 ) -> io::Result<()> {
     for (index, c) in sum.components().iter().enumerate() {
+        let genus = analysis
+            .genera
+            .get(index)
+            .map(|g| format!("  genus {g}"))
+            .unwrap_or_default();
         writeln!(
             out,
-            "{:>3}. {} {}",
+            "{:>3}. {} {}{genus}",
             index + 1,
             sum.family(c.family).spec(),
             c.position
@@ -420,7 +425,14 @@ pub fn misere_json(
     let components: Vec<Json> = sum
         .components()
         .iter()
-        .map(|c| json!({"game": sum.family(c.family).spec(), "position": c.position}))
+        .enumerate()
+        .map(|(index, c)| {
+            let mut entry = json!({"game": sum.family(c.family).spec(), "position": c.position});
+            if let Some(genus) = analysis.genera.get(index) {
+                entry["genus"] = json!(genus);
+            }
+            entry
+        })
         .collect();
     let object = json!({
         "play": "misere",

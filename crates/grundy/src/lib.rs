@@ -15,6 +15,7 @@ pub mod error;
 pub mod family;
 pub mod game;
 pub mod games;
+pub mod genus;
 pub mod heap;
 pub mod loopy;
 pub mod misere;

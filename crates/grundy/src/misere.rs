@@ -11,11 +11,14 @@
 //!   order share one memo entry), components without moves are dropped, and
 //!   the search honours the state budget.
 //!
-//! Conway's genus theory would shortcut tame games; it is not used here, so
-//! `method` is always `bouton` or `search`.
+//! - Sums whose every position is tame are played by Conway's genus theory
+//!   ([`crate::genus`]): like misère Nim with substitute heaps.
+//!
+//! `method` says which: `bouton`, `genus` or `search`.
 
 use crate::error::{Error, Result};
 use crate::family::Move;
+use crate::genus::{self, is_nim};
 use crate::nimber::Value;
 use crate::sum::{Component, Sum, Winner, WinningMove};
 use num_bigint::BigUint;
@@ -30,14 +33,17 @@ pub struct MisereAnalysis {
     pub winning_moves: Vec<WinningMove>,
     /// Whether the list was cut.
     pub truncated: bool,
-    /// `"bouton"` or `"search"`.
+    /// `"bouton"`, `"genus"` or `"search"`.
     pub method: &'static str,
+    /// With `method` `genus`: each component's genus, e.g. `0^120`.
+    pub genera: Vec<String>,
 }
 
-/// The families whose positions are Nim heaps.
-fn is_nim(spec: &str) -> bool {
-    spec == "nim" || spec == "northcott"
-}
+/// The most positions genus theory classifies before leaving a sum to search.
+const GENUS_BUDGET: usize = 1_000_000;
+
+/// The longest line of play the search follows (its recursion depth).
+const MAX_SEARCH_DEPTH: usize = 100_000;
 
 /// Misère analysis of a sum.
 pub fn analyze(sum: &mut Sum, max_moves: usize, max_states: usize) -> Result<MisereAnalysis> {
@@ -56,6 +62,14 @@ pub fn analyze(sum: &mut Sum, max_moves: usize, max_states: usize) -> Result<Mis
     if all_nim {
         return Ok(bouton(sum, max_moves));
     }
+    if let Some(analysis) = genus::analyze(sum, max_moves, max_states.min(GENUS_BUDGET))? {
+        return Ok(analysis);
+    }
+    by_search(sum, max_moves, max_states)
+}
+
+/// Misère analysis by search over the whole sum.
+pub fn by_search(sum: &mut Sum, max_moves: usize, max_states: usize) -> Result<MisereAnalysis> {
     let mut search = Search {
         memo: HashMap::new(),
         moves: HashMap::new(),
@@ -91,6 +105,7 @@ pub fn analyze(sum: &mut Sum, max_moves: usize, max_states: usize) -> Result<Mis
         winning_moves,
         truncated,
         method: "search",
+        genera: vec![],
     })
 }
 
@@ -170,6 +185,7 @@ fn bouton(sum: &Sum, max_moves: usize) -> MisereAnalysis {
         winning_moves: moves,
         truncated,
         method: "bouton",
+        genera: vec![],
     }
 }
 
@@ -225,6 +241,12 @@ impl Search {
             return Err(Error::Budget {
                 limit: self.max_states,
             });
+        }
+        if self.on_path.len() >= MAX_SEARCH_DEPTH {
+            return Err(Error::TooLarge(format!(
+                "misère search would go more than {MAX_SEARCH_DEPTH} moves deep; \
+                 this sum is too long a game to search (and not tame, or too large for genus theory)"
+            )));
         }
         if !self.on_path.insert(state.clone()) {
             return Err(Error::invalid(
@@ -364,6 +386,80 @@ mod tests {
             let expected = reference(&rules, &mut heaps.iter().map(|h| (0, *h)).collect(), &mut memo);
             prop_assert_eq!(fast.winner == Winner::First, expected);
         }
+    }
+
+    /// Games with tame heaps and wild ones, as (spec, largest heap tried).
+    const GENUS_GAMES: [(&str, u64); 12] = [
+        ("0.3", 12),
+        ("0.03", 12),
+        ("0.07", 12),
+        ("0.77", 9),
+        ("0.137", 12),
+        ("0.51", 12),
+        ("4.07", 10),
+        ("sub:1,2", 12),
+        ("sub:2,3", 12),
+        ("sub:1,3,4", 12),
+        ("0.6", 11),
+        ("grundy", 12),
+    ];
+
+    fn sorted_moves(a: &MisereAnalysis) -> Vec<(usize, Vec<String>)> {
+        let mut moves: Vec<(usize, Vec<String>)> = a
+            .winning_moves
+            .iter()
+            .map(|m| {
+                let mut to = m.to.clone();
+                to.sort();
+                (m.component, to)
+            })
+            .collect();
+        moves.sort();
+        moves
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// Whenever genus theory answers, search over the whole sum agrees:
+        /// the winner and exactly the same winning moves.
+        #[test]
+        fn genus_theory_agrees_with_search(
+            parts in proptest::collection::vec((0usize..GENUS_GAMES.len(), 0u64..100, any::<bool>()), 1..5),
+        ) {
+            let mut text = Vec::new();
+            for (i, (game, heap, nim)) in parts.iter().enumerate() {
+                if i > 0 { text.push("+".to_string()); }
+                let (spec, max) = GENUS_GAMES[*game];
+                // Some components are Nim heaps, which genus theory mixes in.
+                if *nim && i > 0 {
+                    text.push("nim".to_string());
+                    text.push((heap % 6).to_string());
+                } else {
+                    text.push(spec.to_string());
+                    text.push((heap % (max + 1)).to_string());
+                }
+            }
+            let mut sum = parse_sum(&text, Settings::default()).unwrap();
+            if let Some(fast) = genus::analyze(&mut sum, usize::MAX, 100_000).unwrap() {
+                let slow = by_search(&mut sum, usize::MAX, 5_000_000).unwrap();
+                prop_assert_eq!(fast.winner, slow.winner, "{}", text.join(" "));
+                prop_assert_eq!(sorted_moves(&fast), sorted_moves(&slow), "{}", text.join(" "));
+            }
+        }
+    }
+
+    #[test]
+    fn genus_theory_is_used_where_it_applies() {
+        // Taking 1 or 2 (0.3): every heap is tame.
+        let a = misere("0.3 5 7 + nim 4");
+        assert_eq!(a.method, "genus");
+        assert_eq!(a.genera.len(), 3);
+        assert_eq!(a.genera[2], "4^46");
+        // A large heap is answered at once.
+        let a = misere("0.3 900 + sub:1,2 800");
+        assert_eq!(a.method, "genus");
+        // Kayles (0.77) is wild: search.
+        assert_eq!(misere("0.77 5 4 3").method, "search");
     }
 
     #[test]
