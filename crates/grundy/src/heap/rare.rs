@@ -360,6 +360,8 @@ pub struct Stats {
     pub pair_steps: u64,
     /// Options enumerated while searching for missing values.
     pub scan_steps: u64,
+    /// Heaps whose search ran through every option (a missing value: rare).
+    pub exhausted: u64,
 }
 
 /// Grundy values of a take-and-break game, extended on demand.
@@ -702,6 +704,10 @@ fn rare_value_fixed<T: Copy + Into<u32>, const W: usize>(
         rare,
     } = *context;
     let g = |i: usize| -> u32 { table[i].into() };
+    // Marks as bytes: plain stores, no read-modify-write chains; folded
+    // into bits once the options through rare heaps are in.
+    // Every value (and XOR of values) is below `bound` <= 64 * W <= 1024.
+    let mut seen = [0u8; 1024];
     let mut marks = Bits::<W>([0; W]);
     for (k, &d) in rules.digits.iter().enumerate().take(n + 1) {
         if d & 1 != 0 && n == k {
@@ -720,9 +726,10 @@ fn rare_value_fixed<T: Copy + Into<u32>, const W: usize>(
         stats.pair_steps += usable as u64;
         for &r in &rare[..usable] {
             let r = r as usize;
-            marks.set(g(r) ^ g(m - r));
+            seen[(g(r) ^ g(m - r)) as usize & 1023] = 1;
         }
     }
+    fold_seen(&seen[..64 * W], &mut marks.0);
     let mut searchable = [false; 2];
     for &k in &rules.splits {
         if n >= k + 2 {
@@ -757,7 +764,17 @@ fn rare_value_fixed<T: Copy + Into<u32>, const W: usize>(
     if want.0.iter().all(|w| *w == 0) {
         return cheap_mex;
     }
-    const CHUNK: usize = 16;
+    // The wanted values as a list, checked every chunk of the search.
+    let mut wanted = [0u16; 64 * 16];
+    let mut count = 0;
+    for i in 0..W {
+        let mut w = want.0[i];
+        while w != 0 {
+            wanted[count] = (i * 64) as u16 + w.trailing_zeros() as u16;
+            count += 1;
+            w &= w - 1;
+        }
+    }
     for &k in &rules.splits {
         if n < k + 2 || !searchable[(split.domain as usize) & ((n - k) & 1)] {
             continue;
@@ -765,22 +782,49 @@ fn rare_value_fixed<T: Copy + Into<u32>, const W: usize>(
         let m = n - k;
         let mut b = 1;
         while b <= m / 2 {
-            let stop = (b + CHUNK).min(m / 2 + 1);
-            for a in b..stop {
-                marks.set(g(a) ^ g(m - a));
+            // Long enough chunks that checking the wanted list stays cheap.
+            let stop = (b + 32 + 2 * count).min(m / 2 + 1);
+            // Pairs (a, m - a) for a in b..stop: one slice up, one down.
+            let low = &table[b..stop];
+            let high = &table[m + 1 - stop..m + 1 - b];
+            for (x, y) in low.iter().zip(high.iter().rev()) {
+                let (x, y): (u32, u32) = ((*x).into(), (*y).into());
+                seen[(x ^ y) as usize & 1023] = 1;
             }
             stats.scan_steps += (stop - b) as u64;
             b = stop;
-            if (0..W).all(|i| want.0[i] & !marks.0[i] == 0) {
+            // Drop the values found; done when none is left.
+            let mut kept = 0;
+            for i in 0..count {
+                let v = wanted[i];
+                wanted[kept] = v;
+                kept += (seen[v as usize & 1023] == 0) as usize;
+            }
+            count = kept;
+            if count == 0 {
                 return cheap_mex;
             }
         }
     }
-    let mut missing = Bits::<W>([0; W]);
-    for i in 0..W {
-        missing.0[i] = want.0[i] & !marks.0[i];
+    stats.exhausted += 1;
+    // The smallest value never found.
+    wanted[..count]
+        .iter()
+        .copied()
+        .min()
+        .map_or(cheap_mex, u32::from)
+}
+
+/// ORs the byte marks `seen` (one byte per value, nonzero when marked) into bit words.
+#[inline(always)]
+fn fold_seen(seen: &[u8], words: &mut [u64]) {
+    for (word, bytes) in words.iter_mut().zip(seen.chunks_exact(64)) {
+        let mut bits = 0u64;
+        for (i, b) in bytes.iter().enumerate() {
+            bits |= ((*b != 0) as u64) << i;
+        }
+        *word |= bits;
     }
-    missing.first(cheap_mex)
 }
 
 #[cfg(test)]
