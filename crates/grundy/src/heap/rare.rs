@@ -318,8 +318,11 @@ impl Values {
 /// The rare/common split in force: which heaps are rare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Split {
-    /// Value bits whose parity decides.
+    /// Value bits whose parity decides (0 with a sum-free set instead).
     pub mask: u32,
+    /// Common values form a sum-free set chosen from the histogram instead
+    /// of a parity class: no two of them XOR to a third. This many values.
+    pub free: u32,
     /// Whether the heap's own parity takes part ("domain" sparse space).
     pub domain: bool,
     /// Constant added to the class so that typical values are cheap.
@@ -337,6 +340,10 @@ impl Split {
 /// Buffers and counters the rare-value method reuses from heap to heap.
 #[derive(Debug, Default, Clone)]
 struct Work {
+    /// One byte per value below [`MAX_RARE_BOUND`]: marks without bit twiddling.
+    seen: Vec<u8>,
+    /// Values still wanted during a search.
+    wanted: Vec<u16>,
     marks: Marks,
     stats: Stats,
     /// A power of two above every value so far: option values stay below it.
@@ -372,8 +379,8 @@ pub struct Engine {
     split: Option<Split>,
     /// Rare heaps under `split`, ascending, excluding heap 0.
     rare: Vec<u32>,
-    /// Parity under the split's mask of every value below 1024, as bits.
-    odd: [u64; 16],
+    /// The common values under the split, below [`MAX_RARE_BOUND`], as bits.
+    odd: Vec<u64>,
     work: Work,
     next_review: usize,
     /// Forces the plain method (for tests and `--verify`).
@@ -382,6 +389,10 @@ pub struct Engine {
 
 /// How often (in heaps) progress is reported and interruption checked.
 pub const PROGRESS_STEP: usize = 1 << 16;
+
+/// Values must stay below this for the rare-value method (its marks are
+/// arrays of this many bits and bytes).
+const MAX_RARE_BOUND: u32 = 4096;
 
 /// Heaps computed plainly before a split is first considered.
 const FIRST_REVIEW: usize = 1 << 12;
@@ -394,9 +405,11 @@ impl Engine {
             values: Values::default(),
             split: None,
             rare: Vec::new(),
-            odd: [0; 16],
+            odd: vec![0; MAX_RARE_BOUND as usize / 64],
             work: Work {
                 bound: 1,
+                seen: vec![0; MAX_RARE_BOUND as usize],
+                wanted: vec![0; MAX_RARE_BOUND as usize],
                 ..Work::default()
             },
             next_review: FIRST_REVIEW,
@@ -463,7 +476,7 @@ impl Engine {
                 self.review();
             }
             let value = match self.split {
-                Some(split) if self.work.bound <= 1024 => {
+                Some(split) if self.work.bound <= MAX_RARE_BOUND => {
                     self.work.stats.rare_heaps_computed += 1;
                     let context = RareSplit {
                         rules: &self.rules,
@@ -471,23 +484,33 @@ impl Engine {
                         odd: &self.odd,
                         rare: &self.rare,
                     };
-                    let (stats, bound) = (&mut self.work.stats, self.work.bound);
+                    let work = &mut self.work;
+                    let (stats, bound) = (&mut work.stats, work.bound);
+                    let buffers = (&mut work.seen[..], &mut work.wanted[..]);
                     macro_rules! fixed {
                         ($t:expr) => {
                             match bound {
-                                0..=64 => {
-                                    rare_value_fixed::<_, 1>(&context, heap, $t, stats, bound)
-                                }
-                                65..=128 => {
-                                    rare_value_fixed::<_, 2>(&context, heap, $t, stats, bound)
-                                }
-                                129..=256 => {
-                                    rare_value_fixed::<_, 4>(&context, heap, $t, stats, bound)
-                                }
-                                257..=512 => {
-                                    rare_value_fixed::<_, 8>(&context, heap, $t, stats, bound)
-                                }
-                                _ => rare_value_fixed::<_, 16>(&context, heap, $t, stats, bound),
+                                0..=64 => rare_value_fixed::<_, 1>(
+                                    &context, heap, $t, stats, bound, buffers,
+                                ),
+                                65..=128 => rare_value_fixed::<_, 2>(
+                                    &context, heap, $t, stats, bound, buffers,
+                                ),
+                                129..=256 => rare_value_fixed::<_, 4>(
+                                    &context, heap, $t, stats, bound, buffers,
+                                ),
+                                257..=512 => rare_value_fixed::<_, 8>(
+                                    &context, heap, $t, stats, bound, buffers,
+                                ),
+                                513..=1024 => rare_value_fixed::<_, 16>(
+                                    &context, heap, $t, stats, bound, buffers,
+                                ),
+                                1025..=2048 => rare_value_fixed::<_, 32>(
+                                    &context, heap, $t, stats, bound, buffers,
+                                ),
+                                _ => rare_value_fixed::<_, 64>(
+                                    &context, heap, $t, stats, bound, buffers,
+                                ),
                             }
                         };
                     }
@@ -509,10 +532,8 @@ impl Engine {
             if value >= self.work.bound {
                 self.work.bound = (value + 1).next_power_of_two();
             }
-            if let Some(split) = self.split {
-                if heap > 0 && split.class(heap, value) == 0 {
-                    self.rare.push(heap as u32);
-                }
+            if self.split.is_some() && heap > 0 && self.is_rare(heap, value) {
+                self.rare.push(heap as u32);
             }
             if (heap + 1).is_multiple_of(PROGRESS_STEP) && progress(heap + 1).is_break() {
                 return ControlFlow::Break(());
@@ -531,19 +552,38 @@ impl Engine {
             return;
         }
         let values = &self.values;
-        let best = choose_split(&self.rules, len, |i| values.get(i));
-        if best != self.split {
+        let (best, common) = match choose_split(&self.rules, len, |i| values.get(i)) {
+            Some(split) => (Some(split), parity_words(split.mask)),
+            None => match choose_sum_free(len, |i| values.get(i)) {
+                Some((split, common)) => (Some(split), common),
+                None => (None, parity_words(0)),
+            },
+        };
+        if best != self.split || common != self.odd {
             self.work.stats.rebuilds += 1;
             self.split = best;
-            self.odd = parity_words(best.map_or(0, |b| b.mask));
+            self.odd = common;
             self.rare.clear();
-            if let Some(split) = best {
-                self.rare.extend(
-                    (1..len)
-                        .filter(|&i| split.class(i, values.get(i)) == 0)
-                        .map(|i| i as u32),
-                );
+            if best.is_some() {
+                let rare: Vec<u32> = (1..len)
+                    .filter(|&i| self.is_rare(i, self.values.get(i)))
+                    .map(|i| i as u32)
+                    .collect();
+                self.rare = rare;
             }
+        }
+    }
+
+    /// Whether heap `heap` with value `value` is rare under the split in force.
+    #[inline]
+    fn is_rare(&self, heap: usize, value: u32) -> bool {
+        match self.split {
+            Some(split) if split.free > 0 => {
+                value >= MAX_RARE_BOUND
+                    || self.odd[(value >> 6) as usize] & (1 << (value & 63)) == 0
+            }
+            Some(split) => split.class(heap, value) == 0,
+            None => false,
         }
     }
 }
@@ -596,6 +636,7 @@ fn choose_split(rules: &TakeBreak, len: usize, value: impl Fn(usize) -> u32) -> 
         let rare_range = (n_even + e) / 2 + (n_odd + o) / 2;
         let candidate = Split {
             mask,
+            free: 0,
             domain: false,
             shift: 0,
         };
@@ -614,6 +655,7 @@ fn choose_split(rules: &TakeBreak, len: usize, value: impl Fn(usize) -> u32) -> 
                     rare_domain,
                     Split {
                         mask,
+                        free: 0,
                         domain: true,
                         shift,
                     },
@@ -624,6 +666,62 @@ fn choose_split(rules: &TakeBreak, len: usize, value: impl Fn(usize) -> u32) -> 
     // Worth it only when pairing the rare heaps is far cheaper than a full scan.
     best.filter(|(rare, _)| (*rare as usize) * 8 < len)
         .map(|(_, split)| split)
+}
+
+/// A sum-free set of common values for codes with no sparse parity class
+/// (Treblecross, 0.007): values taken greedily by frequency, each kept only
+/// when no two kept values XOR to it, so that no two common heaps ever XOR
+/// to a common value and common values again come only from rare heaps.
+/// `None` unless the rare heaps are a minority.
+fn choose_sum_free(len: usize, value: impl Fn(usize) -> u32) -> Option<(Split, Vec<u64>)> {
+    if len < 64 {
+        return None;
+    }
+    let size = MAX_RARE_BOUND as usize;
+    let mut count = vec![0u64; size];
+    for i in 1..len {
+        let v = value(i) as usize;
+        if v >= size {
+            return None;
+        }
+        count[v] += 1;
+    }
+    let mut order: Vec<u32> = (1..size as u32)
+        .filter(|v| count[*v as usize] > 0)
+        .collect();
+    order.sort_by_key(|v| (std::cmp::Reverse(count[*v as usize]), *v));
+    let mut common: Vec<u32> = Vec::new();
+    // Every XOR of two common values (0 included): a value there may not join.
+    let mut sums = vec![false; size];
+    sums[0] = true;
+    let mut common_heaps = 0u64;
+    for v in order {
+        if sums[v as usize] {
+            continue;
+        }
+        common.push(v);
+        for c in &common {
+            sums[(c ^ v) as usize] = true;
+        }
+        common_heaps += count[v as usize];
+    }
+    let rare = (len as u64 - 1) - common_heaps;
+    // Each rare heap costs one pairing per heap: worth it up to about a third
+    // (0.007 has a fifth).
+    if rare as usize * 3 >= len {
+        return None;
+    }
+    let mut words = vec![0u64; size / 64];
+    for c in &common {
+        words[(*c >> 6) as usize] |= 1 << (c & 63);
+    }
+    let split = Split {
+        mask: 0,
+        free: common.len() as u32,
+        domain: false,
+        shift: 0,
+    };
+    Some((split, words))
 }
 
 /// In-place Walsh-Hadamard transform: `a[m] = sum_v h[v] * (-1)^parity(v & m)`.
@@ -664,10 +762,10 @@ impl<const W: usize> Bits<W> {
     }
 }
 
-/// Words whose bit `v` is the parity of `v & mask`, for values below 1024.
-fn parity_words(mask: u32) -> [u64; 16] {
-    let mut words = [0u64; 16];
-    for v in 0..1024u32 {
+/// Words whose bit `v` is the parity of `v & mask`, for values below [`MAX_RARE_BOUND`].
+fn parity_words(mask: u32) -> Vec<u64> {
+    let mut words = vec![0u64; MAX_RARE_BOUND as usize / 64];
+    for v in 0..MAX_RARE_BOUND {
         if (v & mask).count_ones() & 1 == 1 {
             words[(v >> 6) as usize] |= 1 << (v & 63);
         }
@@ -679,8 +777,8 @@ fn parity_words(mask: u32) -> [u64; 16] {
 struct RareSplit<'a> {
     rules: &'a TakeBreak,
     split: Split,
-    /// [`parity_words`] of the split's mask.
-    odd: &'a [u64; 16],
+    /// The common values: [`parity_words`] of the split's mask, or the sum-free set.
+    odd: &'a [u64],
     /// The rare heaps, ascending.
     rare: &'a [u32],
 }
@@ -696,6 +794,7 @@ fn rare_value_fixed<T: Copy + Into<u32>, const W: usize>(
     table: &[T],
     stats: &mut Stats,
     bound: u32,
+    (seen, wanted): (&mut [u8], &mut [u16]),
 ) -> u32 {
     let RareSplit {
         rules,
@@ -706,8 +805,11 @@ fn rare_value_fixed<T: Copy + Into<u32>, const W: usize>(
     let g = |i: usize| -> u32 { table[i].into() };
     // Marks as bytes: plain stores, no read-modify-write chains; folded
     // into bits once the options through rare heaps are in.
-    // Every value (and XOR of values) is below `bound` <= 64 * W <= 1024.
-    let mut seen = [0u8; 1024];
+    // Every value (and XOR of values) is below `bound` <= 64 * W: indices
+    // masked with `top` stay in the buffer without a bounds check.
+    let top = 64 * W - 1;
+    let seen: &mut [u8; MAX_RARE_BOUND as usize] = seen.try_into().expect("buffer size");
+    seen[..64 * W].fill(0);
     let mut marks = Bits::<W>([0; W]);
     for (k, &d) in rules.digits.iter().enumerate().take(n + 1) {
         if d & 1 != 0 && n == k {
@@ -726,7 +828,7 @@ fn rare_value_fixed<T: Copy + Into<u32>, const W: usize>(
         stats.pair_steps += usable as u64;
         for &r in &rare[..usable] {
             let r = r as usize;
-            seen[(g(r) ^ g(m - r)) as usize & 1023] = 1;
+            seen[(g(r) ^ g(m - r)) as usize & top] = 1;
         }
     }
     fold_seen(&seen[..64 * W], &mut marks.0);
@@ -765,7 +867,6 @@ fn rare_value_fixed<T: Copy + Into<u32>, const W: usize>(
         return cheap_mex;
     }
     // The wanted values as a list, checked every chunk of the search.
-    let mut wanted = [0u16; 64 * 16];
     let mut count = 0;
     for i in 0..W {
         let mut w = want.0[i];
@@ -789,7 +890,7 @@ fn rare_value_fixed<T: Copy + Into<u32>, const W: usize>(
             let high = &table[m + 1 - stop..m + 1 - b];
             for (x, y) in low.iter().zip(high.iter().rev()) {
                 let (x, y): (u32, u32) = ((*x).into(), (*y).into());
-                seen[(x ^ y) as usize & 1023] = 1;
+                seen[(x ^ y) as usize & top] = 1;
             }
             stats.scan_steps += (stop - b) as u64;
             b = stop;
@@ -798,7 +899,7 @@ fn rare_value_fixed<T: Copy + Into<u32>, const W: usize>(
             for i in 0..count {
                 let v = wanted[i];
                 wanted[kept] = v;
-                kept += (seen[v as usize & 1023] == 0) as usize;
+                kept += (seen[v as usize & top] == 0) as usize;
             }
             count = kept;
             if count == 0 {
@@ -917,19 +1018,78 @@ mod tests {
             digits.insert(0, 0);
             let rules = TakeBreak::new(&digits).unwrap();
             let plain = values(&digits, n, true);
-            let split = Split { mask, domain, shift };
+            let split = Split { mask, free: 0, domain, shift };
             let rare: Vec<u32> = (1..n).filter(|&i| split.class(i, plain[i]) == 0).map(|i| i as u32).collect();
-            let table: Vec<u32> = plain[..n].to_vec();
-            let bound = (table.iter().copied().max().unwrap_or(0) + 1).next_power_of_two();
             let odd = parity_words(mask);
-            let context = RareSplit { rules: &rules, split, odd: &odd, rare: &rare };
-            let mut stats = Stats::default();
-            let fixed = match bound {
-                0..=64 => rare_value_fixed::<_, 1>(&context, n, &table, &mut stats, bound),
-                65..=256 => rare_value_fixed::<_, 4>(&context, n, &table, &mut stats, bound),
-                _ => rare_value_fixed::<_, 16>(&context, n, &table, &mut stats, bound),
-            };
+            let fixed = rare_value_with(&rules, split, &odd, &rare, &plain[..n], n);
             prop_assert_eq!(fixed, plain[n]);
         }
+
+        #[test]
+        fn sum_free_splits_are_exact_whatever_the_set(
+            digits in proptest::collection::vec(0u8..8, 1..4),
+            order in Just((1u32..64).collect::<Vec<u32>>()).prop_shuffle(),
+            n in 100usize..1500,
+        ) {
+            let mut digits = digits;
+            digits.insert(0, 0);
+            let rules = TakeBreak::new(&digits).unwrap();
+            let plain = values(&digits, n, true);
+            // A random sum-free set: no two members XOR to a third.
+            let mut set: Vec<u32> = Vec::new();
+            for v in order {
+                if !set.iter().any(|a| set.contains(&(a ^ v))) {
+                    set.push(v);
+                }
+            }
+            let mut odd = vec![0u64; MAX_RARE_BOUND as usize / 64];
+            for v in &set {
+                odd[(*v >> 6) as usize] |= 1 << (v & 63);
+            }
+            let split = Split { mask: 0, free: set.len() as u32, domain: false, shift: 0 };
+            let rare: Vec<u32> = (1..n).filter(|&i| !set.contains(&plain[i])).map(|i| i as u32).collect();
+            let fixed = rare_value_with(&rules, split, &odd, &rare, &plain[..n], n);
+            prop_assert_eq!(fixed, plain[n]);
+        }
+    }
+
+    /// G(n) by the rare-value method with the given split and rare heaps.
+    fn rare_value_with(
+        rules: &TakeBreak,
+        split: Split,
+        odd: &[u64],
+        rare: &[u32],
+        table: &[u32],
+        n: usize,
+    ) -> u32 {
+        let bound = (table.iter().copied().max().unwrap_or(0) + 1).next_power_of_two();
+        let context = RareSplit {
+            rules,
+            split,
+            odd,
+            rare,
+        };
+        let mut stats = Stats::default();
+        let mut seen = vec![0u8; MAX_RARE_BOUND as usize];
+        let mut wanted = vec![0u16; MAX_RARE_BOUND as usize];
+        let buffers = (&mut seen[..], &mut wanted[..]);
+        match bound {
+            0..=64 => rare_value_fixed::<_, 1>(&context, n, table, &mut stats, bound, buffers),
+            65..=256 => rare_value_fixed::<_, 4>(&context, n, table, &mut stats, bound, buffers),
+            _ => rare_value_fixed::<_, 16>(&context, n, table, &mut stats, bound, buffers),
+        }
+    }
+
+    #[test]
+    fn treblecross_takes_a_sum_free_split() {
+        let rules = TakeBreak::new(&[0, 0, 0, 7]).unwrap();
+        let mut engine = Engine::new(rules);
+        let _ = engine.extend_to(30_000, &mut |_| ControlFlow::Continue(()));
+        let split = engine.split().expect("a split for 0.007");
+        assert!(split.free > 0, "{split:?}");
+        assert_eq!(
+            engine.values().to_u32(),
+            values(&[0, 0, 0, 7], 30_000, true)
+        );
     }
 }
