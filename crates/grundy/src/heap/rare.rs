@@ -284,6 +284,14 @@ impl Values {
         }
     }
 
+    /// Forgets the values of heaps `len..`.
+    pub fn truncate(&mut self, len: usize) {
+        match self {
+            Values::Narrow(v) => v.truncate(len),
+            Values::Wide(v) => v.truncate(len),
+        }
+    }
+
     /// Appends the value of the next heap, widening the storage if needed.
     pub fn push(&mut self, value: u32) {
         match self {
@@ -385,6 +393,10 @@ pub struct Engine {
     next_review: usize,
     /// Forces the plain method (for tests and `--verify`).
     plain_only: bool,
+    /// Heaps from which blocks are computed on two threads (`usize::MAX`: never).
+    parallel_from: usize,
+    /// Blocks whose speculation failed since `window_start`, and when that was.
+    failures: (usize, usize),
 }
 
 /// How often (in heaps) progress is reported and interruption checked.
@@ -393,6 +405,12 @@ pub const PROGRESS_STEP: usize = 1 << 16;
 /// Values must stay below this for the rare-value method (its marks are
 /// arrays of this many bits and bytes).
 const MAX_RARE_BOUND: u32 = 4096;
+
+/// Heaps from which the two-thread path is used, when there are two cores.
+const PARALLEL_FROM: usize = 1 << 16;
+
+/// Heaps per block of the two-thread path.
+const BLOCK: usize = 1024;
 
 /// Heaps computed plainly before a split is first considered.
 const FIRST_REVIEW: usize = 1 << 12;
@@ -414,6 +432,12 @@ impl Engine {
             },
             next_review: FIRST_REVIEW,
             plain_only: false,
+            parallel_from: if std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2 {
+                PARALLEL_FROM
+            } else {
+                usize::MAX
+            },
+            failures: (0, 0),
         }
     }
 
@@ -474,6 +498,17 @@ impl Engine {
             let heap = self.values.len();
             if heap >= self.next_review && !self.plain_only {
                 self.review();
+            }
+            if heap >= self.parallel_from && self.split.is_some() {
+                let limit = (n + 1).min(self.next_review.max(heap + 1));
+                let done = self.parallel_block(limit);
+                if done > 0 {
+                    let now = self.values.len();
+                    if now / PROGRESS_STEP > heap / PROGRESS_STEP && progress(now).is_break() {
+                        return ControlFlow::Break(());
+                    }
+                    continue;
+                }
             }
             let value = match self.split {
                 Some(split) if self.work.bound <= MAX_RARE_BOUND => {
@@ -571,6 +606,101 @@ impl Engine {
                     .collect();
                 self.rare = rare;
             }
+        }
+    }
+
+    /// Testing aid: use the two-thread path from heap `from` on.
+    pub fn parallel_from(&mut self, from: usize) {
+        self.parallel_from = from;
+    }
+
+    /// Computes a block of heaps on two threads, speculating that every
+    /// wanted value turns up (so that G(n) is the cheap mex) and checking
+    /// that afterwards: values up to the first heap where one is missing are
+    /// kept, that heap gets its true value, the rest is done again. Returns
+    /// the number of heaps added, 0 when the block path does not apply.
+    fn parallel_block(&mut self, limit: usize) -> usize {
+        let start = self.values.len();
+        let bound = self.work.bound;
+        // Frequent failures waste the speculation: then go one heap at a time.
+        if start >= self.failures.1 + (1 << 16) {
+            self.failures = (0, start);
+        }
+        if bound > MAX_RARE_BOUND || self.failures.0 > 8 || start < 2 * BLOCK {
+            return 0;
+        }
+        let end = limit.min(start + BLOCK);
+        let split = self.split.expect("a split");
+        let context = RareSplit {
+            rules: &self.rules,
+            split,
+            odd: &self.odd,
+            rare: &self.rare,
+        };
+        let mut stats = Stats::default();
+        macro_rules! fixed {
+            ($t:expr, $go:ident) => {
+                match bound {
+                    0..=64 => $go!($t, 1),
+                    65..=128 => $go!($t, 2),
+                    129..=256 => $go!($t, 4),
+                    257..=512 => $go!($t, 8),
+                    513..=1024 => $go!($t, 16),
+                    1025..=2048 => $go!($t, 32),
+                    _ => $go!($t, 64),
+                }
+            };
+        }
+        macro_rules! speculate {
+            ($t:expr, $w:literal) => {
+                speculate_block::<_, $w>(&context, $t, start, end, bound, &mut stats)
+            };
+        }
+        let (guesses, wants) = match &self.values {
+            Values::Narrow(t) => fixed!(t, speculate),
+            Values::Wide(t) => fixed!(t, speculate),
+        };
+        for (i, &value) in guesses.iter().enumerate() {
+            self.push_value(start + i, value);
+        }
+        let context = RareSplit {
+            rules: &self.rules,
+            split,
+            odd: &self.odd,
+            rare: &self.rare,
+        };
+        macro_rules! verify {
+            ($t:expr, $w:literal) => {
+                verify_block::<_, $w>(&context, $t, start, &wants, &mut stats)
+            };
+        }
+        let failure = match &self.values {
+            Values::Narrow(t) => fixed!(t, verify),
+            Values::Wide(t) => fixed!(t, verify),
+        };
+        self.work.stats.rare_heaps_computed += guesses.len() as u64;
+        self.work.stats.pair_steps += stats.pair_steps;
+        self.work.stats.scan_steps += stats.scan_steps;
+        self.work.stats.exhausted += stats.exhausted;
+        if let Some((heap, value)) = failure {
+            self.failures.0 += 1;
+            self.values.truncate(heap);
+            let keep = self.rare.partition_point(|r| (*r as usize) < heap);
+            self.rare.truncate(keep);
+            self.work.stats.rare_heaps_computed -= (start + guesses.len() - heap) as u64;
+            self.push_value(heap, value);
+        }
+        self.values.len() - start
+    }
+
+    /// Appends the value of heap `heap` (the next one) and files it.
+    fn push_value(&mut self, heap: usize, value: u32) {
+        self.values.push(value);
+        if value >= self.work.bound {
+            self.work.bound = (value + 1).next_power_of_two();
+        }
+        if self.split.is_some() && heap > 0 && self.is_rare(heap, value) {
+            self.rare.push(heap as u32);
         }
     }
 
@@ -785,8 +915,6 @@ struct RareSplit<'a> {
 
 /// G(n) by the rare-value method (see the module documentation), for values
 /// below `64 * W`, with the marks in registers.
-// The word loops index several small arrays in step; iterators would hide that.
-#[allow(clippy::needless_range_loop)]
 #[inline]
 fn rare_value_fixed<T: Copy + Into<u32>, const W: usize>(
     context: &RareSplit,
@@ -796,49 +924,244 @@ fn rare_value_fixed<T: Copy + Into<u32>, const W: usize>(
     bound: u32,
     (seen, wanted): (&mut [u8], &mut [u16]),
 ) -> u32 {
-    let RareSplit {
-        rules,
-        split,
-        odd,
-        rare,
-    } = *context;
-    let g = |i: usize| -> u32 { table[i].into() };
-    // Marks as bytes: plain stores, no read-modify-write chains; folded
-    // into bits once the options through rare heaps are in.
-    // Every value (and XOR of values) is below `bound` <= 64 * W: indices
-    // masked with `top` stay in the buffer without a bounds check.
-    let top = 64 * W - 1;
     let seen: &mut [u8; MAX_RARE_BOUND as usize] = seen.try_into().expect("buffer size");
     seen[..64 * W].fill(0);
     let mut marks = Bits::<W>([0; W]);
+    take_marks(context.rules, n, table, &mut marks);
+    for &k in &context.rules.splits {
+        if n >= k + 2 {
+            let m = n - k;
+            let usable = context.rare.partition_point(|r| (*r as usize) < m);
+            stats.pair_steps += usable as u64;
+            mark_rare_pairs::<T, W>(seen, table, &context.rare[..usable], m);
+        }
+    }
+    fold_seen(&seen[..64 * W], &mut marks.0);
+    let (cheap_mex, want) = decide(context, n, &marks, bound);
+    match confirm::<T, W>(context, n, table, stats, &want, (seen, wanted)) {
+        Some(missing) => missing,
+        None => cheap_mex,
+    }
+}
+
+/// The speculative part of [`Engine::parallel_block`] for heaps `start..end`
+/// (or fewer, if a value reaches `bound`): each heap's cheap mex, taken as its
+/// value, and the values wanted to confirm it. Options through rare heaps whose
+/// partner is older than the block are marked on two threads first.
+fn speculate_block<T: Copy + Into<u32> + Sync, const W: usize>(
+    context: &RareSplit,
+    table: &[T],
+    start: usize,
+    end: usize,
+    bound: u32,
+    stats: &mut Stats,
+) -> (Vec<u32>, Vec<u64>) {
+    let rules = context.rules;
+    let rare = context.rare;
+    // Marks through rare heaps r with an old partner: m - r < start.
+    let old_pairs = |heaps: std::ops::Range<usize>| -> (Vec<Bits<W>>, u64) {
+        let mut seen = Box::new([0u8; MAX_RARE_BOUND as usize]);
+        let mut steps = 0;
+        let mut out = Vec::with_capacity(heaps.len());
+        for n in heaps {
+            seen[..64 * W].fill(0);
+            for &k in &rules.splits {
+                if n >= k + 2 {
+                    let m = n - k;
+                    let lo = rare.partition_point(|r| (*r as usize) + start <= m);
+                    let hi = rare.partition_point(|r| (*r as usize) < m);
+                    steps += (hi - lo.min(hi)) as u64;
+                    mark_rare_pairs::<T, W>(&mut seen, table, &rare[lo.min(hi)..hi], m);
+                }
+            }
+            let mut bits = Bits::<W>([0; W]);
+            fold_seen(&seen[..64 * W], &mut bits.0);
+            out.push(bits);
+        }
+        (out, steps)
+    };
+    let mid = start + (end - start) / 2;
+    let (mut pre, (second, steps)) = std::thread::scope(|scope| {
+        let other = scope.spawn(|| old_pairs(mid..end));
+        let first = old_pairs(start..mid);
+        (first, other.join().expect("worker thread"))
+    });
+    stats.pair_steps += pre.1 + steps;
+    pre.0.extend(second);
+    let pre = pre.0;
+    // Sequentially: options through rare heaps whose partner is in the block.
+    let mut guesses: Vec<u32> = Vec::with_capacity(end - start);
+    let mut wants = Vec::with_capacity((end - start) * W);
+    let mut block_rare: Vec<u32> = Vec::new();
+    let mut seen = Box::new([0u8; MAX_RARE_BOUND as usize]);
+    let top = 64 * W - 1;
+    for n in start..end {
+        let g = |i: usize| -> u32 {
+            if i < start {
+                table[i].into()
+            } else {
+                guesses[i - start]
+            }
+        };
+        let mut marks = pre[n - start];
+        for (k, &d) in rules.digits.iter().enumerate().take(n + 1) {
+            if d & 1 != 0 && n == k {
+                marks.set(0);
+            }
+            if d & 2 != 0 && n > k {
+                marks.set(g(n - k));
+            }
+        }
+        seen[..64 * W].fill(0);
+        for &k in &rules.splits {
+            if n >= k + 2 {
+                let m = n - k;
+                let lo = rare.partition_point(|r| (*r as usize) + start <= m);
+                let hi = rare.partition_point(|r| (*r as usize) < m);
+                for &r in rare[..lo.min(hi)]
+                    .iter()
+                    .chain(block_rare.iter().filter(|r| (**r as usize) < m))
+                {
+                    let r = r as usize;
+                    seen[(g(r) ^ g(m - r)) as usize & top] = 1;
+                }
+                stats.pair_steps += (lo.min(hi) + block_rare.len()) as u64;
+            }
+        }
+        fold_seen(&seen[..64 * W], &mut marks.0);
+        let (guess, want) = decide(context, n, &marks, bound);
+        guesses.push(guess);
+        wants.extend_from_slice(&want.0);
+        let rare_heap = match context.split.free {
+            0 => context.split.class(n, guess) == 0,
+            _ => {
+                guess >= MAX_RARE_BOUND
+                    || context.odd[(guess >> 6) as usize] & (1 << (guess & 63)) == 0
+            }
+        };
+        if rare_heap {
+            block_rare.push(n as u32);
+        }
+        if guess >= bound {
+            break;
+        }
+    }
+    (guesses, wants)
+}
+
+/// The checking part of [`Engine::parallel_block`]: searches, on two threads,
+/// for the values each heap of the block wants (`table` holds the guesses).
+/// The first heap where one is missing, with its true value, or `None`.
+fn verify_block<T: Copy + Into<u32> + Sync, const W: usize>(
+    context: &RareSplit,
+    table: &[T],
+    start: usize,
+    wants: &[u64],
+    stats: &mut Stats,
+) -> Option<(usize, u32)> {
+    let heaps = wants.len() / W;
+    let check = |range: std::ops::Range<usize>| -> (Option<(usize, u32)>, Stats) {
+        let mut seen = Box::new([0u8; MAX_RARE_BOUND as usize]);
+        let mut wanted = vec![0u16; MAX_RARE_BOUND as usize];
+        let mut stats = Stats::default();
+        for n in range {
+            seen[..64 * W].fill(0);
+            let mut want = Bits::<W>([0; W]);
+            want.0
+                .copy_from_slice(&wants[(n - start) * W..(n - start + 1) * W]);
+            if let Some(missing) = confirm::<T, W>(
+                context,
+                n,
+                table,
+                &mut stats,
+                &want,
+                (&mut seen, &mut wanted),
+            ) {
+                return (Some((n, missing)), stats);
+            }
+        }
+        (None, stats)
+    };
+    let end = start + heaps;
+    // Interleaved halves would balance better, but a failure must stop the
+    // search at the first heap: contiguous halves, the later one on its own thread.
+    let mid = start + heaps / 2;
+    let ((first, a), (second, b)) = std::thread::scope(|scope| {
+        let other = scope.spawn(|| check(mid..end));
+        let first = check(start..mid);
+        (first, other.join().expect("worker thread"))
+    });
+    for s in [a, b] {
+        stats.scan_steps += s.scan_steps;
+        stats.exhausted += s.exhausted;
+    }
+    first.or(second)
+}
+
+/// Marks the values left by taking without splitting.
+#[inline(always)]
+fn take_marks<T: Copy + Into<u32>, const W: usize>(
+    rules: &TakeBreak,
+    n: usize,
+    table: &[T],
+    marks: &mut Bits<W>,
+) {
     for (k, &d) in rules.digits.iter().enumerate().take(n + 1) {
         if d & 1 != 0 && n == k {
             marks.set(0);
         }
         if d & 2 != 0 && n > k {
-            marks.set(g(n - k));
+            marks.set(table[n - k].into());
         }
     }
-    for &k in &rules.splits {
-        if n < k + 2 {
-            continue;
-        }
-        let m = n - k;
-        let usable = rare.partition_point(|r| (*r as usize) < m);
-        stats.pair_steps += usable as u64;
-        for &r in &rare[..usable] {
-            let r = r as usize;
-            seen[(g(r) ^ g(m - r)) as usize & top] = 1;
-        }
+}
+
+/// Marks `G(r) ^ G(m - r)` for each `r` in `rare` (all below `m`).
+#[inline(always)]
+fn mark_rare_pairs<T: Copy + Into<u32>, const W: usize>(
+    seen: &mut [u8; MAX_RARE_BOUND as usize],
+    table: &[T],
+    rare: &[u32],
+    m: usize,
+) {
+    // Every value (and XOR of values) is below `bound` <= 64 * W: indices
+    // masked with `top` stay in the buffer without a bounds check.
+    let top = 64 * W - 1;
+    for &r in rare {
+        let r = r as usize;
+        let (x, y): (u32, u32) = (table[r].into(), table[m - r].into());
+        seen[(x ^ y) as usize & top] = 1;
     }
-    fold_seen(&seen[..64 * W], &mut marks.0);
+}
+
+/// Which splits of `n` can produce a rare value from two common heaps,
+/// indexed by the parity class of `n - k`.
+#[inline(always)]
+fn searchable(context: &RareSplit, n: usize) -> [bool; 2] {
     let mut searchable = [false; 2];
-    for &k in &rules.splits {
+    for &k in &context.rules.splits {
         if n >= k + 2 {
-            searchable[(split.domain as usize) & ((n - k) & 1)] = true;
+            searchable[(context.split.domain as usize) & ((n - k) & 1)] = true;
         }
     }
-    // Values that are unmarked and of a parity no common-common pair makes.
+    searchable
+}
+
+/// From the marks of every option through a rare heap (and of any others):
+/// the smallest unmarked value no two common heaps can make, which is G(n)
+/// unless one of the `want`ed values below it turns out to be missing.
+// The word loops index several small arrays in step; iterators would hide that.
+#[allow(clippy::needless_range_loop)]
+#[inline(always)]
+fn decide<const W: usize>(
+    context: &RareSplit,
+    n: usize,
+    marks: &Bits<W>,
+    bound: u32,
+) -> (u32, Bits<W>) {
+    let odd = context.odd;
+    let searchable = searchable(context, n);
+    // Values that are unmarked and of a class no common-common pair makes.
     let mut cheap = Bits::<W>([0; W]);
     for i in 0..W {
         let class = match searchable {
@@ -863,9 +1186,25 @@ fn rare_value_fixed<T: Copy + Into<u32>, const W: usize>(
         };
         want.0[i] = !marks.0[i] & below;
     }
+    (cheap_mex, want)
+}
+
+/// Searches the splits of `n` for every wanted value: `None` when all turn
+/// up, else the smallest that no option has.
+#[allow(clippy::needless_range_loop)]
+#[inline(always)]
+fn confirm<T: Copy + Into<u32>, const W: usize>(
+    context: &RareSplit,
+    n: usize,
+    table: &[T],
+    stats: &mut Stats,
+    want: &Bits<W>,
+    (seen, wanted): (&mut [u8; MAX_RARE_BOUND as usize], &mut [u16]),
+) -> Option<u32> {
     if want.0.iter().all(|w| *w == 0) {
-        return cheap_mex;
+        return None;
     }
+    let top = 64 * W - 1;
     // The wanted values as a list, checked every chunk of the search.
     let mut count = 0;
     for i in 0..W {
@@ -876,8 +1215,9 @@ fn rare_value_fixed<T: Copy + Into<u32>, const W: usize>(
             w &= w - 1;
         }
     }
-    for &k in &rules.splits {
-        if n < k + 2 || !searchable[(split.domain as usize) & ((n - k) & 1)] {
+    let searchable = searchable(context, n);
+    for &k in &context.rules.splits {
+        if n < k + 2 || !searchable[(context.split.domain as usize) & ((n - k) & 1)] {
             continue;
         }
         let m = n - k;
@@ -903,17 +1243,13 @@ fn rare_value_fixed<T: Copy + Into<u32>, const W: usize>(
             }
             count = kept;
             if count == 0 {
-                return cheap_mex;
+                return None;
             }
         }
     }
     stats.exhausted += 1;
-    // The smallest value never found.
-    wanted[..count]
-        .iter()
-        .copied()
-        .min()
-        .map_or(cheap_mex, u32::from)
+    // The smallest value never found (the list stays in increasing order).
+    Some(u32::from(wanted[0]))
 }
 
 /// ORs the byte marks `seen` (one byte per value, nonzero when marked) into bit words.
@@ -1007,6 +1343,20 @@ mod tests {
         }
 
         #[test]
+        fn two_thread_blocks_agree_with_the_plain_engine(
+            digits in proptest::collection::vec(0u8..8, 1..5),
+            n in 2048usize..12000,
+        ) {
+            let mut digits = digits;
+            digits.insert(0, 0);
+            let rules = TakeBreak::new(&digits).unwrap();
+            let mut engine = Engine::new(rules);
+            engine.parallel_from(0);
+            let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
+            prop_assert_eq!(engine.values().to_u32(), values(&digits, n, true));
+        }
+
+        #[test]
         fn splits_are_exact_whatever_the_mask(
             digits in proptest::collection::vec(0u8..8, 1..4),
             mask in 1u32..64,
@@ -1077,6 +1427,21 @@ mod tests {
             0..=64 => rare_value_fixed::<_, 1>(&context, n, table, &mut stats, bound, buffers),
             65..=256 => rare_value_fixed::<_, 4>(&context, n, table, &mut stats, bound, buffers),
             _ => rare_value_fixed::<_, 16>(&context, n, table, &mut stats, bound, buffers),
+        }
+    }
+
+    #[test]
+    fn two_thread_blocks_survive_failed_guesses() {
+        // 0.6 and 0.007 (many rare heaps: guesses fail often) from early on.
+        for digits in [&[0u8, 6][..], &[0, 0, 0, 7], &[0, 1, 6], &[0, 7, 7]] {
+            let mut engine = Engine::new(TakeBreak::new(digits).unwrap());
+            engine.parallel_from(0);
+            let _ = engine.extend_to(20_000, &mut |_| ControlFlow::Continue(()));
+            assert_eq!(
+                engine.values().to_u32(),
+                values(digits, 20_000, true),
+                "{digits:?}"
+            );
         }
     }
 
