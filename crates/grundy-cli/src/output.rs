@@ -256,7 +256,14 @@ pub fn sequence_to_file(
     let mut failure = None;
     family.sequence(from, to, &mut |n, value| {
         let written = if text {
-            writeln!(out, "{n} {value}")
+            // By hand: ten million lines through `fmt` would cost a second.
+            let mut line = [0u8; 42];
+            let mut len = decimal(n, &mut line);
+            line[len] = b' ';
+            len += 1;
+            len += decimal(value, &mut line[len..]);
+            line[len] = b'\n';
+            out.write_all(&line[..=len])
         } else {
             let mut v = value;
             let mut bytes = [0u8; 10];
@@ -283,6 +290,23 @@ pub fn sequence_to_file(
     }
     out.flush().map_err(cannot)?;
     Ok(())
+}
+
+/// Writes `v` in decimal at the start of `out`; returns the number of digits.
+fn decimal(mut v: u64, out: &mut [u8]) -> usize {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    let len = digits.len() - i;
+    out[..len].copy_from_slice(&digits[i..]);
+    len
 }
 
 /// `grundy period` as text.

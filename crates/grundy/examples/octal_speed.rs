@@ -1,4 +1,4 @@
-//! Times the take-and-break engine on one code: `octal_speed DIGITS N [plain]`,
+//! Times the take-and-break engine on one code: `octal_speed DIGITS N [plain|serial]`,
 //! e.g. `octal_speed 016 1000000` for 0.16. Prints seconds, G(N) and a checksum.
 
 use grundy::heap::rare::{Engine, TakeBreak};
@@ -18,6 +18,10 @@ fn main() {
     } else {
         Engine::new(rules)
     };
+    // `serial`: one thread only, for comparison.
+    if args.get(3).map(String::as_str) == Some("serial") {
+        engine.parallel_from(usize::MAX);
+    }
     let start = Instant::now();
     let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
     let secs = start.elapsed().as_secs_f64();

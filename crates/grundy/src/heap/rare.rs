@@ -626,7 +626,9 @@ impl Engine {
         if start >= self.failures.1 + (1 << 16) {
             self.failures = (0, start);
         }
-        if bound > MAX_RARE_BOUND || self.failures.0 > 8 || start < 2 * BLOCK {
+        // Little work per heap (few rare heaps) is not worth two threads.
+        let worth = self.rare.len() >= 256 || self.parallel_from == 0;
+        if !worth || bound > MAX_RARE_BOUND || self.failures.0 > 8 || start < 2 * BLOCK {
             return 0;
         }
         let end = limit.min(start + BLOCK);
