@@ -627,7 +627,10 @@ impl Engine {
             self.failures = (0, start);
         }
         // Little work per heap (few rare heaps) is not worth two threads.
-        let worth = self.rare.len() >= 256 || self.parallel_from == 0;
+        // Sum-free splits (0.007) have so many rare heaps that guesses keep
+        // failing and the wasted checks cost more than the second core gives.
+        let sum_free = self.split.is_some_and(|s| s.free > 0);
+        let worth = (self.rare.len() >= 256 && !sum_free) || self.parallel_from == 0;
         if !worth || bound > MAX_RARE_BOUND || self.failures.0 > 8 || start < 2 * BLOCK {
             return 0;
         }
