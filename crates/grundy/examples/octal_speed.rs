@@ -1,4 +1,4 @@
-//! Times the take-and-break engine on one code: `octal_speed DIGITS N [plain|serial]`,
+//! Times the take-and-break engine on one code: `octal_speed DIGITS N [plain|serial|scalar]`,
 //! e.g. `octal_speed 016 1000000` for 0.16. Prints seconds, G(N) and a checksum.
 
 use grundy::heap::rare::{Engine, TakeBreak};
@@ -21,6 +21,11 @@ fn main() {
     // `serial`: one thread only, for comparison.
     if args.get(3).map(String::as_str) == Some("serial") {
         engine.parallel_from(usize::MAX);
+    }
+    // `scalar`: one thread, and no vector search.
+    if args.get(3).map(String::as_str) == Some("scalar") {
+        engine.parallel_from(usize::MAX);
+        engine.scalar_search();
     }
     let start = Instant::now();
     let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));

@@ -11,6 +11,7 @@
 pub mod checkpoint;
 pub mod huge;
 pub mod rare;
+pub mod simd;
 
 use crate::game::{Game, Parts};
 use crate::nimber::Mex;

@@ -34,6 +34,7 @@
 //! whatever the mask: the mask only decides which options are enumerated and
 //! which are searched, so a bad mask costs time, never correctness.
 
+use super::simd;
 use std::ops::ControlFlow;
 
 /// Errors in a take-and-break code, before any text parsing is involved.
@@ -397,6 +398,8 @@ pub struct Engine {
     parallel_from: usize,
     /// Blocks whose speculation failed since `window_start`, and when that was.
     failures: (usize, usize),
+    /// Search wanted values with [`simd::search`] (when the processor has AVX-512).
+    vector: bool,
 }
 
 /// How often (in heaps) progress is reported and interruption checked.
@@ -438,6 +441,7 @@ impl Engine {
                 usize::MAX
             },
             failures: (0, 0),
+            vector: simd::available(),
         }
     }
 
@@ -518,6 +522,7 @@ impl Engine {
                         split,
                         odd: &self.odd,
                         rare: &self.rare,
+                        vector: self.vector,
                     };
                     let work = &mut self.work;
                     let (stats, bound) = (&mut work.stats, work.bound);
@@ -609,6 +614,12 @@ impl Engine {
         }
     }
 
+    /// Timing aid: search wanted values one split at a time even when the
+    /// processor could search 32 at once.
+    pub fn scalar_search(&mut self) {
+        self.vector = false;
+    }
+
     /// Testing aid: use the two-thread path from heap `from` on.
     pub fn parallel_from(&mut self, from: usize) {
         self.parallel_from = from;
@@ -641,6 +652,7 @@ impl Engine {
             split,
             odd: &self.odd,
             rare: &self.rare,
+            vector: self.vector,
         };
         let mut stats = Stats::default();
         macro_rules! fixed {
@@ -673,6 +685,7 @@ impl Engine {
             split,
             odd: &self.odd,
             rare: &self.rare,
+            vector: self.vector,
         };
         macro_rules! verify {
             ($t:expr, $w:literal) => {
@@ -916,12 +929,32 @@ struct RareSplit<'a> {
     odd: &'a [u64],
     /// The rare heaps, ascending.
     rare: &'a [u32],
+    /// Whether wanted values are searched with [`simd::search`].
+    vector: bool,
+}
+
+/// A table entry: 16 bits while values are small, 32 once they are not.
+pub trait Cell: Copy + Into<u32> + Sync {
+    /// The table as 16-bit values, when it is one.
+    fn narrow(table: &[Self]) -> Option<&[u16]>;
+}
+
+impl Cell for u16 {
+    fn narrow(table: &[u16]) -> Option<&[u16]> {
+        Some(table)
+    }
+}
+
+impl Cell for u32 {
+    fn narrow(_: &[u32]) -> Option<&[u16]> {
+        None
+    }
 }
 
 /// G(n) by the rare-value method (see the module documentation), for values
 /// below `64 * W`, with the marks in registers.
 #[inline]
-fn rare_value_fixed<T: Copy + Into<u32>, const W: usize>(
+fn rare_value_fixed<T: Cell, const W: usize>(
     context: &RareSplit,
     n: usize,
     table: &[T],
@@ -953,7 +986,7 @@ fn rare_value_fixed<T: Copy + Into<u32>, const W: usize>(
 /// (or fewer, if a value reaches `bound`): each heap's cheap mex, taken as its
 /// value, and the values wanted to confirm it. Options through rare heaps whose
 /// partner is older than the block are marked on two threads first.
-fn speculate_block<T: Copy + Into<u32> + Sync, const W: usize>(
+fn speculate_block<T: Cell, const W: usize>(
     context: &RareSplit,
     table: &[T],
     start: usize,
@@ -1057,7 +1090,7 @@ fn speculate_block<T: Copy + Into<u32> + Sync, const W: usize>(
 /// The checking part of [`Engine::parallel_block`]: searches, on two threads,
 /// for the values each heap of the block wants (`table` holds the guesses).
 /// The first heap where one is missing, with its true value, or `None`.
-fn verify_block<T: Copy + Into<u32> + Sync, const W: usize>(
+fn verify_block<T: Cell, const W: usize>(
     context: &RareSplit,
     table: &[T],
     start: usize,
@@ -1198,7 +1231,7 @@ fn decide<const W: usize>(
 /// up, else the smallest that no option has.
 #[allow(clippy::needless_range_loop)]
 #[inline(always)]
-fn confirm<T: Copy + Into<u32>, const W: usize>(
+fn confirm<T: Cell, const W: usize>(
     context: &RareSplit,
     n: usize,
     table: &[T],
@@ -1208,6 +1241,20 @@ fn confirm<T: Copy + Into<u32>, const W: usize>(
 ) -> Option<u32> {
     if want.0.iter().all(|w| *w == 0) {
         return None;
+    }
+    let searchable = searchable(context, n);
+    if let (true, Some(narrow)) = (context.vector && W <= 16, T::narrow(table)) {
+        let mut wanted = simd::Wanted::from_bits(&want.0);
+        for &k in &context.rules.splits {
+            if n >= k + 2 && searchable[(context.split.domain as usize) & ((n - k) & 1)] {
+                stats.scan_steps += simd::search(narrow, n - k, 1, &mut wanted) as u64;
+                if wanted.count == 0 {
+                    return None;
+                }
+            }
+        }
+        stats.exhausted += 1;
+        return wanted.first();
     }
     let top = 64 * W - 1;
     // The wanted values as a list, checked every chunk of the search.
@@ -1220,7 +1267,6 @@ fn confirm<T: Copy + Into<u32>, const W: usize>(
             w &= w - 1;
         }
     }
-    let searchable = searchable(context, n);
     for &k in &context.rules.splits {
         if n < k + 2 || !searchable[(context.split.domain as usize) & ((n - k) & 1)] {
             continue;
@@ -1408,7 +1454,9 @@ mod tests {
         }
     }
 
-    /// G(n) by the rare-value method with the given split and rare heaps.
+    /// G(n) by the rare-value method with the given split and rare heaps,
+    /// searched one split at a time and (where the values fit 16 bits) with
+    /// [`simd::search`], which must agree.
     fn rare_value_with(
         rules: &TakeBreak,
         split: Split,
@@ -1417,22 +1465,34 @@ mod tests {
         table: &[u32],
         n: usize,
     ) -> u32 {
+        fn run<T: Cell>(context: &RareSplit, table: &[T], n: usize, bound: u32) -> u32 {
+            let mut stats = Stats::default();
+            let mut seen = vec![0u8; MAX_RARE_BOUND as usize];
+            let mut wanted = vec![0u16; MAX_RARE_BOUND as usize];
+            let buffers = (&mut seen[..], &mut wanted[..]);
+            match bound {
+                0..=64 => rare_value_fixed::<_, 1>(context, n, table, &mut stats, bound, buffers),
+                65..=256 => rare_value_fixed::<_, 4>(context, n, table, &mut stats, bound, buffers),
+                _ => rare_value_fixed::<_, 16>(context, n, table, &mut stats, bound, buffers),
+            }
+        }
         let bound = (table.iter().copied().max().unwrap_or(0) + 1).next_power_of_two();
-        let context = RareSplit {
+        let mut context = RareSplit {
             rules,
             split,
             odd,
             rare,
+            vector: false,
         };
-        let mut stats = Stats::default();
-        let mut seen = vec![0u8; MAX_RARE_BOUND as usize];
-        let mut wanted = vec![0u16; MAX_RARE_BOUND as usize];
-        let buffers = (&mut seen[..], &mut wanted[..]);
-        match bound {
-            0..=64 => rare_value_fixed::<_, 1>(&context, n, table, &mut stats, bound, buffers),
-            65..=256 => rare_value_fixed::<_, 4>(&context, n, table, &mut stats, bound, buffers),
-            _ => rare_value_fixed::<_, 16>(&context, n, table, &mut stats, bound, buffers),
-        }
+        let scalar = run(&context, table, n, bound);
+        context.vector = true;
+        let narrow: Vec<u16> = table.iter().map(|v| *v as u16).collect();
+        assert_eq!(
+            run(&context, &narrow, n, bound),
+            scalar,
+            "vector search differs"
+        );
+        scalar
     }
 
     #[test]

@@ -1,0 +1,209 @@
+//! The search for wanted values with AVX-512 (x86-64 processors with
+//! AVX-512BW): 32 splits per step instead of one.
+//!
+//! The rare-value method spends most of its time checking that every wanted
+//! (rare) value below the cheap mex turns up as `G(a) ^ G(m - a)` for some
+//! split of `m`. Here the wanted values, all below 1024, live as a 1024-bit set
+//! in two registers; a step loads 32 values going up from `a` and 32 going down
+//! from `m - a`, reverses the second, XORs them, and looks each result up in
+//! the set with a word permutation and a variable shift. Only lanes that hit
+//! are looked at one by one (a hit removes its value from the set), so the
+//! search costs a few instructions per 32 splits. The scalar search in
+//! [`super::rare`] is the reference; property tests compare the two.
+
+/// Values below this can be searched here (the set is 64 words of 16 bits).
+pub const SIMD_BOUND: u32 = 1024;
+
+/// Whether this processor can run [`search`].
+pub fn available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The wanted values as 64 words of 16 bits: bit `v & 15` of word `v >> 4`.
+#[derive(Debug, Clone, Copy)]
+pub struct Wanted {
+    words: [u16; 64],
+    /// How many bits are set.
+    pub count: usize,
+}
+
+impl Wanted {
+    /// The set of values whose bits are set in `bits` (64-bit words, values below 1024).
+    pub fn from_bits(bits: &[u64]) -> Self {
+        let mut words = [0u16; 64];
+        let mut count = 0;
+        for (i, &w) in bits.iter().enumerate().take(16) {
+            for j in 0..4 {
+                words[4 * i + j] = (w >> (16 * j)) as u16;
+            }
+            count += w.count_ones() as usize;
+        }
+        Wanted { words, count }
+    }
+
+    /// Removes `v` if present; whether it was.
+    #[inline(always)]
+    fn take(&mut self, v: u32) -> bool {
+        if v >= SIMD_BOUND {
+            return false;
+        }
+        let (word, bit) = ((v >> 4) as usize, 1u16 << (v & 15));
+        let present = self.words[word] & bit != 0;
+        self.words[word] &= !bit;
+        self.count -= present as usize;
+        present
+    }
+
+    /// The smallest value in the set, if any.
+    pub fn first(&self) -> Option<u32> {
+        let i = self.words.iter().position(|w| *w != 0)?;
+        Some(i as u32 * 16 + self.words[i].trailing_zeros())
+    }
+}
+
+/// Searches the splits `(a, m - a)` for `a` in `from..=m / 2`, taking every
+/// value found out of `want`, and stops as soon as it is empty. Returns the
+/// number of splits looked at. Every value of `table[..=m]` must be below
+/// [`SIMD_BOUND`] for the search to be fast; larger ones are still handled
+/// exactly (looked at one by one), only slowly. Panics if `m >= table.len()`.
+pub fn search(table: &[u16], m: usize, from: usize, want: &mut Wanted) -> usize {
+    assert!(m < table.len(), "split beyond the table");
+    let half = m / 2;
+    let mut a = from.max(1);
+    if want.count == 0 || a > half {
+        return 0;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if available() {
+        // SAFETY: the features were detected above; the loads stay inside
+        // `table` (checked in `search_avx512` before each one).
+        a = unsafe { search_avx512(table, m, a, want) };
+    }
+    let start = from.max(1);
+    while a <= half && want.count > 0 {
+        want.take(u32::from(table[a] ^ table[m - a]));
+        a += 1;
+    }
+    a.min(half + 1) - start
+}
+
+/// The vector part of [`search`]: full steps of 32 splits from `a`; returns
+/// where it stopped (the first split not looked at, or past a hit that emptied
+/// the set).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn search_avx512(table: &[u16], m: usize, mut a: usize, want: &mut Wanted) -> usize {
+    use std::arch::x86_64::*;
+    let half = m / 2;
+    let reverse = _mm512_set_epi16(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+        25, 26, 27, 28, 29, 30, 31,
+    );
+    let ones = _mm512_set1_epi16(1);
+    let fifteen = _mm512_set1_epi16(15);
+    let ptr = table.as_ptr();
+    let load_set = |want: &Wanted| {
+        // SAFETY: 64 words, two loads of 32.
+        unsafe {
+            (
+                _mm512_loadu_si512(want.words.as_ptr() as *const _),
+                _mm512_loadu_si512(want.words.as_ptr().add(32) as *const _),
+            )
+        }
+    };
+    let (mut low_set, mut high_set) = load_set(want);
+    // A full step looks at a..a+32, all at most `half`; the downward load
+    // then starts at m - a - 31 >= m - half >= 0 and ends at m - a < table.len().
+    while a + 31 <= half {
+        debug_assert!(m - a < table.len() && a + 31 < table.len());
+        let up = _mm512_loadu_si512(ptr.add(a) as *const _);
+        let down = _mm512_loadu_si512(ptr.add(m - a - 31) as *const _);
+        let down = _mm512_permutexvar_epi16(reverse, down);
+        let v = _mm512_xor_si512(up, down);
+        let word = _mm512_permutex2var_epi16(low_set, _mm512_srli_epi16::<4>(v), high_set);
+        let bit = _mm512_sllv_epi16(ones, _mm512_and_si512(v, fifteen));
+        let hits = _mm512_test_epi16_mask(word, bit);
+        if hits != 0 {
+            let mut lanes = [0u16; 32];
+            _mm512_storeu_si512(lanes.as_mut_ptr() as *mut _, v);
+            let mut h = hits;
+            while h != 0 {
+                let lane = h.trailing_zeros() as usize;
+                h &= h - 1;
+                // Values of 1024 and more alias in the lookup: the exact check is here.
+                want.take(u32::from(lanes[lane]));
+            }
+            if want.count == 0 {
+                return a + 32;
+            }
+            (low_set, high_set) = load_set(want);
+        }
+        a += 32;
+    }
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The plain search: one split at a time.
+    fn reference(table: &[u16], m: usize, from: usize, want: &mut Wanted) {
+        for a in from.max(1)..=m / 2 {
+            if want.count == 0 {
+                break;
+            }
+            want.take(u32::from(table[a] ^ table[m - a]));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn vector_search_agrees_with_one_at_a_time(
+            table in prop::collection::vec(0u16..1100, 2..400),
+            picks in prop::collection::vec(0u32..1024, 0..40),
+            m_frac in 0.0f64..1.0,
+            from in 0usize..50,
+        ) {
+            let m = ((table.len() - 1) as f64 * m_frac) as usize;
+            let mut bits = [0u64; 16];
+            for v in picks {
+                bits[(v >> 6) as usize] |= 1 << (v & 63);
+            }
+            let mut fast = Wanted::from_bits(&bits);
+            let mut slow = fast;
+            search(&table, m, from, &mut fast);
+            reference(&table, m, from, &mut slow);
+            prop_assert_eq!(fast.count, slow.count);
+            prop_assert_eq!(fast.first(), slow.first());
+            prop_assert_eq!(fast.words, slow.words);
+        }
+    }
+
+    #[test]
+    fn finds_a_value_in_the_last_split() {
+        let mut table = vec![0u16; 201];
+        table[99] = 5;
+        table[101] = 3;
+        let mut bits = [0u64; 16];
+        bits[0] = 1 << 6;
+        let mut want = Wanted::from_bits(&bits);
+        let steps = search(&table, 200, 0, &mut want);
+        assert_eq!(want.count, 0);
+        assert_eq!(steps, 99);
+        let mut bits = [0u64; 16];
+        bits[15] = 1 << 63;
+        let mut want = Wanted::from_bits(&bits);
+        search(&table, 199, 3, &mut want);
+        assert_eq!(want.first(), Some(1023));
+    }
+}
