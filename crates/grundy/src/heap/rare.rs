@@ -349,16 +349,49 @@ impl Split {
 /// Buffers and counters the rare-value method reuses from heap to heap.
 #[derive(Debug, Default, Clone)]
 struct Work {
-    /// One byte per value below [`MAX_RARE_BOUND`]: marks without bit twiddling.
-    seen: Vec<u8>,
-    /// Values still wanted during a search.
-    wanted: Vec<u16>,
+    scratch: Scratch,
     marks: Marks,
     stats: Stats,
     /// A power of two above every value so far: option values stay below it.
     bound: u32,
     /// Scratch bitsets for [`mark_splits`].
     lanes: [Vec<u64>; 4],
+}
+
+/// Per-heap buffers of the rare-value method, one set per thread.
+#[derive(Debug, Clone)]
+struct Scratch {
+    /// One byte per value below [`MAX_RARE_BOUND`]: marks without bit twiddling.
+    seen: Vec<u8>,
+    /// Values still wanted during a search.
+    wanted: Vec<u16>,
+    /// Per value, the last heap (`generation`) an option had it: marks that
+    /// never need clearing, for [`simd::mark_pairs`].
+    stamps: Vec<u32>,
+    generation: u32,
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            seen: vec![0; MAX_RARE_BOUND as usize],
+            wanted: vec![0; MAX_RARE_BOUND as usize],
+            stamps: vec![0; MAX_RARE_BOUND as usize],
+            generation: 0,
+        }
+    }
+}
+
+impl Scratch {
+    /// A fresh stamp: no value has it yet.
+    fn next_stamp(&mut self) -> u32 {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamps.fill(0);
+            self.generation = 1;
+        }
+        self.generation
+    }
 }
 
 /// Statistics of a run, for reports and tuning.
@@ -388,6 +421,8 @@ pub struct Engine {
     split: Option<Split>,
     /// Rare heaps under `split`, ascending, excluding heap 0.
     rare: Vec<u32>,
+    /// Their values, in the same order.
+    rare_values: Vec<u32>,
     /// The common values under the split, below [`MAX_RARE_BOUND`], as bits.
     odd: Vec<u64>,
     work: Work,
@@ -396,10 +431,17 @@ pub struct Engine {
     plain_only: bool,
     /// Heaps from which blocks are computed on two threads (`usize::MAX`: never).
     parallel_from: usize,
-    /// Blocks whose speculation failed since `window_start`, and when that was.
-    failures: (usize, usize),
-    /// Search wanted values with [`simd::search`] (when the processor has AVX-512).
-    vector: bool,
+    /// Which vector paths are used (when the processor has AVX-512).
+    vector: Vector,
+}
+
+/// Which parts of the rare-value method use [`simd`]'s vector code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Vector {
+    /// Options through rare heaps: [`simd::mark_pairs`] with stamps.
+    marks: bool,
+    /// Wanted values: [`simd::search`].
+    search: bool,
 }
 
 /// How often (in heaps) progress is reported and interruption checked.
@@ -413,7 +455,7 @@ const MAX_RARE_BOUND: u32 = 4096;
 const PARALLEL_FROM: usize = 1 << 16;
 
 /// Heaps per block of the two-thread path.
-const BLOCK: usize = 1024;
+const BLOCK: usize = 512;
 
 /// Heaps computed plainly before a split is first considered.
 const FIRST_REVIEW: usize = 1 << 12;
@@ -426,11 +468,10 @@ impl Engine {
             values: Values::default(),
             split: None,
             rare: Vec::new(),
+            rare_values: Vec::new(),
             odd: vec![0; MAX_RARE_BOUND as usize / 64],
             work: Work {
                 bound: 1,
-                seen: vec![0; MAX_RARE_BOUND as usize],
-                wanted: vec![0; MAX_RARE_BOUND as usize],
                 ..Work::default()
             },
             next_review: FIRST_REVIEW,
@@ -440,8 +481,10 @@ impl Engine {
             } else {
                 usize::MAX
             },
-            failures: (0, 0),
-            vector: simd::available(),
+            vector: Vector {
+                marks: simd::available(),
+                search: simd::available(),
+            },
         }
     }
 
@@ -522,11 +565,12 @@ impl Engine {
                         split,
                         odd: &self.odd,
                         rare: &self.rare,
+                        rare_values: &self.rare_values,
                         vector: self.vector,
                     };
                     let work = &mut self.work;
                     let (stats, bound) = (&mut work.stats, work.bound);
-                    let buffers = (&mut work.seen[..], &mut work.wanted[..]);
+                    let buffers = &mut work.scratch;
                     macro_rules! fixed {
                         ($t:expr) => {
                             match bound {
@@ -568,13 +612,7 @@ impl Engine {
                     }
                 }
             };
-            self.values.push(value);
-            if value >= self.work.bound {
-                self.work.bound = (value + 1).next_power_of_two();
-            }
-            if self.split.is_some() && heap > 0 && self.is_rare(heap, value) {
-                self.rare.push(heap as u32);
-            }
+            self.push_value(heap, value);
             if (heap + 1).is_multiple_of(PROGRESS_STEP) && progress(heap + 1).is_break() {
                 return ControlFlow::Break(());
             }
@@ -611,13 +649,26 @@ impl Engine {
                     .collect();
                 self.rare = rare;
             }
+            self.rare_values = self
+                .rare
+                .iter()
+                .map(|&r| self.values.get(r as usize))
+                .collect();
         }
     }
 
     /// Timing aid: search wanted values one split at a time even when the
     /// processor could search 32 at once.
     pub fn scalar_search(&mut self) {
-        self.vector = false;
+        self.vector = Vector {
+            marks: false,
+            search: false,
+        };
+    }
+
+    /// Testing aid: vector marks (where available) with the scalar search.
+    pub fn scalar_search_only(&mut self) {
+        self.vector.search = false;
     }
 
     /// Testing aid: use the two-thread path from heap `from` on.
@@ -625,90 +676,68 @@ impl Engine {
         self.parallel_from = from;
     }
 
-    /// Computes a block of heaps on two threads, speculating that every
-    /// wanted value turns up (so that G(n) is the cheap mex) and checking
-    /// that afterwards: values up to the first heap where one is missing are
-    /// kept, that heap gets its true value, the rest is done again. Returns
-    /// the number of heaps added, 0 when the block path does not apply.
+    /// Computes heaps from the next one up to `limit` (exclusive) on two
+    /// threads, in blocks: while this thread finishes a block, the other
+    /// marks, for every heap of the next block, the options through rare heaps
+    /// whose partner is already known (older than the block being finished).
+    /// This thread then adds the options through the few remaining rare heaps,
+    /// takes the mex and searches for wanted values exactly as on one thread:
+    /// nothing is guessed. Returns the number of heaps added, 0 when the
+    /// two-thread path does not apply (few rare heaps, few heaps left).
     fn parallel_block(&mut self, limit: usize) -> usize {
         let start = self.values.len();
         let bound = self.work.bound;
-        // Frequent failures waste the speculation: then go one heap at a time.
-        if start >= self.failures.1 + (1 << 16) {
-            self.failures = (0, start);
-        }
-        // Little work per heap (few rare heaps) is not worth two threads.
-        // Sum-free splits (0.007) have so many rare heaps that guesses keep
-        // failing and the wasted checks cost more than the second core gives.
-        let sum_free = self.split.is_some_and(|s| s.free > 0);
-        let worth = (self.rare.len() >= 256 && !sum_free) || self.parallel_from == 0;
-        if !worth || bound > MAX_RARE_BOUND || self.failures.0 > 8 || start < 2 * BLOCK {
+        let worth = self.rare.len() >= 64 || self.parallel_from == 0;
+        let Some(split) = self.split else { return 0 };
+        let Values::Narrow(table) = &mut self.values else {
+            return 0;
+        };
+        if !worth || bound > MAX_RARE_BOUND || start < 4 * BLOCK || limit < start + 2 * BLOCK {
             return 0;
         }
-        let end = limit.min(start + BLOCK);
-        let split = self.split.expect("a split");
         let context = RareSplit {
             rules: &self.rules,
             split,
             odd: &self.odd,
             rare: &self.rare,
+            rare_values: &self.rare_values,
             vector: self.vector,
         };
-        let mut stats = Stats::default();
-        macro_rules! fixed {
-            ($t:expr, $go:ident) => {
-                match bound {
-                    0..=64 => $go!($t, 1),
-                    65..=128 => $go!($t, 2),
-                    129..=256 => $go!($t, 4),
-                    257..=512 => $go!($t, 8),
-                    513..=1024 => $go!($t, 16),
-                    1025..=2048 => $go!($t, 32),
-                    _ => $go!($t, 64),
-                }
+        let work = &mut self.work;
+        macro_rules! run {
+            ($w:literal) => {
+                pipeline::<$w>(
+                    &context,
+                    table,
+                    limit,
+                    &mut work.stats,
+                    bound,
+                    &mut work.scratch,
+                )
             };
         }
-        macro_rules! speculate {
-            ($t:expr, $w:literal) => {
-                speculate_block::<_, $w>(&context, $t, start, end, bound, &mut stats)
-            };
-        }
-        let (guesses, wants) = match &self.values {
-            Values::Narrow(t) => fixed!(t, speculate),
-            Values::Wide(t) => fixed!(t, speculate),
+        let found = match bound {
+            0..=64 => run!(1),
+            65..=128 => run!(2),
+            129..=256 => run!(4),
+            257..=512 => run!(8),
+            513..=1024 => run!(16),
+            1025..=2048 => run!(32),
+            _ => run!(64),
         };
-        for (i, &value) in guesses.iter().enumerate() {
-            self.push_value(start + i, value);
+        let added = table.len() - start;
+        for (heap, value) in found {
+            self.rare.push(heap);
+            self.rare_values.push(value);
         }
-        let context = RareSplit {
-            rules: &self.rules,
-            split,
-            odd: &self.odd,
-            rare: &self.rare,
-            vector: self.vector,
-        };
-        macro_rules! verify {
-            ($t:expr, $w:literal) => {
-                verify_block::<_, $w>(&context, $t, start, &wants, &mut stats)
-            };
+        for heap in start..start + added {
+            let value = self.values.get(heap);
+            if value >= self.work.bound {
+                self.work.bound = (value + 1).next_power_of_two();
+            }
         }
-        let failure = match &self.values {
-            Values::Narrow(t) => fixed!(t, verify),
-            Values::Wide(t) => fixed!(t, verify),
-        };
-        self.work.stats.rare_heaps_computed += guesses.len() as u64;
-        self.work.stats.pair_steps += stats.pair_steps;
-        self.work.stats.scan_steps += stats.scan_steps;
-        self.work.stats.exhausted += stats.exhausted;
-        if let Some((heap, value)) = failure {
-            self.failures.0 += 1;
-            self.values.truncate(heap);
-            let keep = self.rare.partition_point(|r| (*r as usize) < heap);
-            self.rare.truncate(keep);
-            self.work.stats.rare_heaps_computed -= (start + guesses.len() - heap) as u64;
-            self.push_value(heap, value);
-        }
-        self.values.len() - start
+        self.work.stats.rare_heaps_computed += added as u64;
+        added
     }
 
     /// Appends the value of heap `heap` (the next one) and files it.
@@ -719,20 +748,15 @@ impl Engine {
         }
         if self.split.is_some() && heap > 0 && self.is_rare(heap, value) {
             self.rare.push(heap as u32);
+            self.rare_values.push(value);
         }
     }
 
     /// Whether heap `heap` with value `value` is rare under the split in force.
     #[inline]
     fn is_rare(&self, heap: usize, value: u32) -> bool {
-        match self.split {
-            Some(split) if split.free > 0 => {
-                value >= MAX_RARE_BOUND
-                    || self.odd[(value >> 6) as usize] & (1 << (value & 63)) == 0
-            }
-            Some(split) => split.class(heap, value) == 0,
-            None => false,
-        }
+        self.split
+            .is_some_and(|split| rare_under(&split, &self.odd, heap, value))
     }
 }
 
@@ -929,8 +953,28 @@ struct RareSplit<'a> {
     odd: &'a [u64],
     /// The rare heaps, ascending.
     rare: &'a [u32],
-    /// Whether wanted values are searched with [`simd::search`].
-    vector: bool,
+    /// Their values.
+    rare_values: &'a [u32],
+    /// Which vector paths to use.
+    vector: Vector,
+}
+
+impl RareSplit<'_> {
+    /// Whether heap `heap` with value `value` is rare under the split.
+    #[inline]
+    fn is_rare(&self, heap: usize, value: u32) -> bool {
+        rare_under(&self.split, self.odd, heap, value)
+    }
+}
+
+/// Whether heap `heap` with value `value` is rare under `split`, whose common
+/// values are `odd` (as bits) when it is a sum-free split.
+#[inline]
+fn rare_under(split: &Split, odd: &[u64], heap: usize, value: u32) -> bool {
+    match split.free {
+        0 => split.class(heap, value) == 0,
+        _ => value >= MAX_RARE_BOUND || odd[(value >> 6) as usize] & (1 << (value & 63)) == 0,
+    }
 }
 
 /// A table entry: 16 bits while values are small, 32 once they are not.
@@ -960,180 +1004,311 @@ fn rare_value_fixed<T: Cell, const W: usize>(
     table: &[T],
     stats: &mut Stats,
     bound: u32,
-    (seen, wanted): (&mut [u8], &mut [u16]),
+    scratch: &mut Scratch,
 ) -> u32 {
-    let seen: &mut [u8; MAX_RARE_BOUND as usize] = seen.try_into().expect("buffer size");
-    seen[..64 * W].fill(0);
     let mut marks = Bits::<W>([0; W]);
     take_marks(context.rules, n, table, &mut marks);
-    for &k in &context.rules.splits {
-        if n >= k + 2 {
-            let m = n - k;
-            let usable = context.rare.partition_point(|r| (*r as usize) < m);
-            stats.pair_steps += usable as u64;
-            mark_rare_pairs::<T, W>(seen, table, &context.rare[..usable], m);
-        }
-    }
-    fold_seen(&seen[..64 * W], &mut marks.0);
+    stats.pair_steps += pair_marks(context, n, table, None, &mut marks, scratch);
     let (cheap_mex, want) = decide(context, n, &marks, bound);
-    match confirm::<T, W>(context, n, table, stats, &want, (seen, wanted)) {
+    let seen: &mut [u8; MAX_RARE_BOUND as usize] =
+        (&mut scratch.seen[..]).try_into().expect("buffer size");
+    match confirm::<T, W>(context, n, table, stats, &want, (seen, &mut scratch.wanted)) {
         Some(missing) => missing,
         None => cheap_mex,
     }
 }
 
-/// The speculative part of [`Engine::parallel_block`] for heaps `start..end`
-/// (or fewer, if a value reaches `bound`): each heap's cheap mex, taken as its
-/// value, and the values wanted to confirm it. Options through rare heaps whose
-/// partner is older than the block are marked on two threads first.
-fn speculate_block<T: Cell, const W: usize>(
+/// Marks into `marks` the options of `n` through rare heaps `r`, for each
+/// split size `k` with `m = n - k`: every rare heap below `m`, or with
+/// `partners_below: Some(p)` only those whose partner `m - r` is below `p`.
+/// Returns how many were enumerated.
+#[inline(always)]
+fn pair_marks<T: Cell, const W: usize>(
     context: &RareSplit,
+    n: usize,
     table: &[T],
-    start: usize,
-    end: usize,
-    bound: u32,
-    stats: &mut Stats,
-) -> (Vec<u32>, Vec<u64>) {
-    let rules = context.rules;
+    partners_below: Option<usize>,
+    marks: &mut Bits<W>,
+    scratch: &mut Scratch,
+) -> u64 {
     let rare = context.rare;
-    // Marks through rare heaps r with an old partner: m - r < start.
-    let old_pairs = |heaps: std::ops::Range<usize>| -> (Vec<Bits<W>>, u64) {
-        let mut seen = Box::new([0u8; MAX_RARE_BOUND as usize]);
-        let mut steps = 0;
-        let mut out = Vec::with_capacity(heaps.len());
-        for n in heaps {
-            seen[..64 * W].fill(0);
-            for &k in &rules.splits {
-                if n >= k + 2 {
-                    let m = n - k;
-                    let lo = rare.partition_point(|r| (*r as usize) + start <= m);
-                    let hi = rare.partition_point(|r| (*r as usize) < m);
-                    steps += (hi - lo.min(hi)) as u64;
-                    mark_rare_pairs::<T, W>(&mut seen, table, &rare[lo.min(hi)..hi], m);
-                }
-            }
-            let mut bits = Bits::<W>([0; W]);
-            fold_seen(&seen[..64 * W], &mut bits.0);
-            out.push(bits);
+    let mut steps = 0;
+    let ranges = context
+        .rules
+        .splits
+        .iter()
+        .filter(|&&k| n >= k + 2)
+        .map(|&k| {
+            let m = n - k;
+            // Usually every rare heap qualifies: skip the binary searches then.
+            let hi = match rare.last() {
+                Some(&r) if (r as usize) < m => rare.len(),
+                _ => rare.partition_point(|r| (*r as usize) < m),
+            };
+            let lo = match partners_below {
+                None => 0,
+                Some(p) => rare.partition_point(|r| (*r as usize) + p <= m).min(hi),
+            };
+            (m, lo, hi)
+        });
+    if let (true, Some(narrow)) = (context.vector.marks, T::narrow(table)) {
+        let stamp = scratch.next_stamp();
+        for (m, lo, hi) in ranges {
+            steps += (hi - lo) as u64;
+            let (heaps, values) = (&rare[lo..hi], &context.rare_values[lo..hi]);
+            simd::mark_pairs(
+                narrow,
+                heaps,
+                values,
+                m,
+                &mut scratch.stamps,
+                stamp,
+                64 * W as u32 - 1,
+            );
         }
-        (out, steps)
-    };
-    let mid = start + (end - start) / 2;
-    let (mut pre, (second, steps)) = std::thread::scope(|scope| {
-        let other = scope.spawn(|| old_pairs(mid..end));
-        let first = old_pairs(start..mid);
-        (first, other.join().expect("worker thread"))
-    });
-    stats.pair_steps += pre.1 + steps;
-    pre.0.extend(second);
-    let pre = pre.0;
-    // Sequentially: options through rare heaps whose partner is in the block.
-    let mut guesses: Vec<u32> = Vec::with_capacity(end - start);
-    let mut wants = Vec::with_capacity((end - start) * W);
-    let mut block_rare: Vec<u32> = Vec::new();
-    let mut seen = Box::new([0u8; MAX_RARE_BOUND as usize]);
-    let top = 64 * W - 1;
-    for n in start..end {
-        let g = |i: usize| -> u32 {
-            if i < start {
-                table[i].into()
-            } else {
-                guesses[i - start]
-            }
-        };
-        let mut marks = pre[n - start];
-        for (k, &d) in rules.digits.iter().enumerate().take(n + 1) {
-            if d & 1 != 0 && n == k {
-                marks.set(0);
-            }
-            if d & 2 != 0 && n > k {
-                marks.set(g(n - k));
-            }
-        }
+        simd::fold_stamps(&scratch.stamps[..64 * W], stamp, &mut marks.0);
+    } else {
+        let seen: &mut [u8; MAX_RARE_BOUND as usize] =
+            (&mut scratch.seen[..]).try_into().expect("buffer size");
         seen[..64 * W].fill(0);
-        for &k in &rules.splits {
-            if n >= k + 2 {
-                let m = n - k;
-                let lo = rare.partition_point(|r| (*r as usize) + start <= m);
-                let hi = rare.partition_point(|r| (*r as usize) < m);
-                for &r in rare[..lo.min(hi)]
-                    .iter()
-                    .chain(block_rare.iter().filter(|r| (**r as usize) < m))
-                {
-                    let r = r as usize;
-                    seen[(g(r) ^ g(m - r)) as usize & top] = 1;
-                }
-                stats.pair_steps += (lo.min(hi) + block_rare.len()) as u64;
-            }
+        for (m, lo, hi) in ranges {
+            steps += (hi - lo) as u64;
+            mark_rare_pairs::<T, W>(seen, table, &rare[lo..hi], m);
         }
         fold_seen(&seen[..64 * W], &mut marks.0);
-        let (guess, want) = decide(context, n, &marks, bound);
-        guesses.push(guess);
-        wants.extend_from_slice(&want.0);
-        let rare_heap = match context.split.free {
-            0 => context.split.class(n, guess) == 0,
-            _ => {
-                guess >= MAX_RARE_BOUND
-                    || context.odd[(guess >> 6) as usize] & (1 << (guess & 63)) == 0
-            }
-        };
-        if rare_heap {
-            block_rare.push(n as u32);
-        }
-        if guess >= bound {
-            break;
-        }
     }
-    (guesses, wants)
+    steps
 }
 
-/// The checking part of [`Engine::parallel_block`]: searches, on two threads,
-/// for the values each heap of the block wants (`table` holds the guesses).
-/// The first heap where one is missing, with its true value, or `None`.
-fn verify_block<T: Cell, const W: usize>(
-    context: &RareSplit,
-    table: &[T],
-    start: usize,
-    wants: &[u64],
-    stats: &mut Stats,
-) -> Option<(usize, u32)> {
-    let heaps = wants.len() / W;
-    let check = |range: std::ops::Range<usize>| -> (Option<(usize, u32)>, Stats) {
-        let mut seen = Box::new([0u8; MAX_RARE_BOUND as usize]);
-        let mut wanted = vec![0u16; MAX_RARE_BOUND as usize];
-        let mut stats = Stats::default();
-        for n in range {
-            seen[..64 * W].fill(0);
-            let mut want = Bits::<W>([0; W]);
-            want.0
-                .copy_from_slice(&wants[(n - start) * W..(n - start + 1) * W]);
-            if let Some(missing) = confirm::<T, W>(
-                context,
-                n,
-                table,
-                &mut stats,
-                &want,
-                (&mut seen, &mut wanted),
-            ) {
-                return (Some((n, missing)), stats);
-            }
-        }
-        (None, stats)
-    };
-    let end = start + heaps;
-    // Interleaved halves would balance better, but a failure must stop the
-    // search at the first heap: contiguous halves, the later one on its own thread.
-    let mid = start + heaps / 2;
-    let ((first, a), (second, b)) = std::thread::scope(|scope| {
-        let other = scope.spawn(|| check(mid..end));
-        let first = check(start..mid);
-        (first, other.join().expect("worker thread"))
-    });
-    for s in [a, b] {
-        stats.scan_steps += s.scan_steps;
-        stats.exhausted += s.exhausted;
+/// A pointer handed to the helper thread of [`pipeline`], which only reads
+/// through it entries that the main thread no longer writes.
+#[derive(Clone, Copy)]
+struct Shared<T>(*mut T);
+
+// SAFETY: see `pipeline`: the threads never access the same entry while one writes it.
+unsafe impl<T> Send for Shared<T> {}
+unsafe impl<T> Sync for Shared<T> {}
+
+impl<T> Shared<T> {
+    /// The first `len` entries.
+    ///
+    /// # Safety
+    /// They must be initialized and not written while the slice lives.
+    unsafe fn prefix<'a>(self, len: usize) -> &'a [T] {
+        // SAFETY: as documented.
+        unsafe { std::slice::from_raw_parts(self.0, len) }
     }
-    first.or(second)
+}
+
+/// The two-thread path of [`Engine::parallel_block`]: extends `table` from
+/// its length up to `limit` (or fewer: it stops after a value reaching `bound`,
+/// which needs wider marks) and returns the rare heaps found, with their values.
+///
+/// One helper thread lives for the whole call. While this thread computes
+/// block `i`, the helper marks for block `i + 1` the options through rare heaps
+/// whose partner is below the start of block `i`. The table and the lists of
+/// rare heaps are sized for the whole run up front and written through raw
+/// pointers, so nothing moves; the helper only ever reads entries below the
+/// start of the block being computed, which this thread no longer writes.
+fn pipeline<const W: usize>(
+    context: &RareSplit,
+    table: &mut Vec<u16>,
+    limit: usize,
+    stats: &mut Stats,
+    bound: u32,
+    scratch: &mut Scratch,
+) -> Vec<(u32, u32)> {
+    use std::sync::mpsc;
+    let start = table.len();
+    let first_rare = context.rare.len();
+    let room = first_rare + (limit - start);
+    let mut rare = context.rare.to_vec();
+    rare.resize(room, 0);
+    let mut rare_values = context.rare_values.to_vec();
+    rare_values.resize(room, 0);
+    table.resize(limit, 0);
+    let (values_at, rare_at, rare_values_at) = (
+        Shared(table.as_mut_ptr()),
+        Shared(rare.as_mut_ptr()),
+        Shared(rare_values.as_mut_ptr()),
+    );
+    // SAFETY (every `prefix` below): entries below `done` of the table and
+    // below `count` of the rare lists are final, and nothing writes them.
+    let view = |count: usize| RareSplit {
+        rare: unsafe { rare_at.prefix(count) },
+        rare_values: unsafe { rare_values_at.prefix(count) },
+        ..*context
+    };
+    // Marks for `heaps` through the first `count` rare heaps whose partner
+    // is below `cut`; and the number of options.
+    let old_marks =
+        |heaps: std::ops::Range<usize>, cut: usize, count: usize, scratch: &mut Scratch| {
+            let context = view(count);
+            let old = unsafe { values_at.prefix(cut) };
+            let mut steps = 0;
+            let marks: Vec<Bits<W>> = heaps
+                .map(|n| {
+                    let mut bits = Bits::<W>([0; W]);
+                    steps += pair_marks(&context, n, old, Some(cut), &mut bits, scratch);
+                    bits
+                })
+                .collect();
+            (marks, steps)
+        };
+    let mut count = first_rare;
+    let mut done = start;
+    std::thread::scope(|scope| {
+        let (jobs, job_queue) = mpsc::channel::<(std::ops::Range<usize>, usize, usize)>();
+        let (results, result_queue) = mpsc::channel();
+        let old_marks = &old_marks;
+        scope.spawn(move || {
+            let mut scratch = Scratch::default();
+            for (heaps, cut, count) in job_queue {
+                if results
+                    .send(old_marks(heaps, cut, count, &mut scratch))
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        });
+        let first = start..(start + BLOCK).min(limit);
+        let (mut pre, steps) = old_marks(first, start, count, scratch);
+        stats.pair_steps += steps;
+        let mut cut = start;
+        while done < limit {
+            let block = done..(done + BLOCK).min(limit);
+            let next = block.end..(block.end + BLOCK).min(limit);
+            let asked = !next.is_empty() && jobs.send((next, block.start, count)).is_ok();
+            let context = view(count);
+            let mut found = 0;
+            for n in block.clone() {
+                // SAFETY: the values below `n` are final.
+                let known = unsafe { values_at.prefix(n) };
+                let mut marks = pre[n - block.start];
+                let block_found = (
+                    unsafe { rare_at.0.add(count) as *const u32 },
+                    unsafe { rare_values_at.0.add(count) as *const u32 },
+                    found,
+                );
+                // SAFETY: this block's rare heaps, written below, not yet shared.
+                let block_found = unsafe {
+                    (
+                        std::slice::from_raw_parts(block_found.0, block_found.2),
+                        std::slice::from_raw_parts(block_found.1, block_found.2),
+                    )
+                };
+                let value = block_value::<W>(
+                    &context,
+                    n,
+                    known,
+                    cut,
+                    &mut marks,
+                    block_found,
+                    stats,
+                    bound,
+                    scratch,
+                );
+                // SAFETY: `n < limit`: inside the table, and no slice covers it.
+                unsafe { values_at.0.add(n).write(value as u16) };
+                if context.is_rare(n, value) {
+                    // SAFETY: at most one rare heap per heap: inside `room`.
+                    unsafe {
+                        rare_at.0.add(count + found).write(n as u32);
+                        rare_values_at.0.add(count + found).write(value);
+                    }
+                    found += 1;
+                }
+                done = n + 1;
+                if value >= bound {
+                    break;
+                }
+            }
+            let later = asked.then(|| result_queue.recv().expect("helper thread"));
+            count += found;
+            if done < block.end {
+                // A value reached `bound`: the next block's marks are too narrow.
+                break;
+            }
+            if let Some((marks, steps)) = later {
+                stats.pair_steps += steps;
+                pre = marks;
+            }
+            cut = block.start;
+        }
+        drop(jobs);
+    });
+    table.truncate(done);
+    rare[first_rare..count]
+        .iter()
+        .copied()
+        .zip(rare_values[first_rare..count].iter().copied())
+        .collect()
+}
+
+/// G(n) on the two-thread path: `marks` holds the options through rare heaps
+/// whose partner is below `cut` (those in `context.rare`, all below `n`'s
+/// block); this adds the rest (rare heaps up to `m - cut`, from `cut` on, and
+/// `block_rare`, this block's, with their values), the take moves, and
+/// searches as usual.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn block_value<const W: usize>(
+    context: &RareSplit,
+    n: usize,
+    table: &[u16],
+    cut: usize,
+    marks: &mut Bits<W>,
+    (block_rare, block_values): (&[u32], &[u32]),
+    stats: &mut Stats,
+    bound: u32,
+    scratch: &mut Scratch,
+) -> u32 {
+    take_marks(context.rules, n, table, marks);
+    let (rare, values) = (context.rare, context.rare_values);
+    let top = 64 * W as u32 - 1;
+    let stamp = scratch.next_stamp();
+    for &k in &context.rules.splits {
+        if n < k + 2 {
+            continue;
+        }
+        let m = n - k;
+        let low = rare.partition_point(|r| (*r as usize) + cut <= m);
+        let high = rare.partition_point(|r| (*r as usize) < cut);
+        debug_assert!(low <= high, "blocks too long for the cut");
+        let end = rare.partition_point(|r| (*r as usize) < m).max(high);
+        stats.pair_steps += (low + end - high) as u64;
+        let stamps = &mut scratch.stamps;
+        simd::mark_pairs(table, &rare[..low], &values[..low], m, stamps, stamp, top);
+        simd::mark_pairs(
+            table,
+            &rare[high..end],
+            &values[high..end],
+            m,
+            stamps,
+            stamp,
+            top,
+        );
+        let here = block_rare.partition_point(|r| (*r as usize) < m);
+        simd::mark_pairs(
+            table,
+            &block_rare[..here],
+            &block_values[..here],
+            m,
+            stamps,
+            stamp,
+            top,
+        );
+        stats.pair_steps += here as u64;
+    }
+    simd::fold_stamps(&scratch.stamps[..64 * W], stamp, &mut marks.0);
+    let (cheap_mex, want) = decide(context, n, marks, bound);
+    let seen: &mut [u8; MAX_RARE_BOUND as usize] =
+        (&mut scratch.seen[..]).try_into().expect("buffer size");
+    match confirm::<u16, W>(context, n, table, stats, &want, (seen, &mut scratch.wanted)) {
+        Some(missing) => missing,
+        None => cheap_mex,
+    }
 }
 
 /// Marks the values left by taking without splitting.
@@ -1243,7 +1418,7 @@ fn confirm<T: Cell, const W: usize>(
         return None;
     }
     let searchable = searchable(context, n);
-    if let (true, Some(narrow)) = (context.vector && W <= 16, T::narrow(table)) {
+    if let (true, Some(narrow)) = (context.vector.search && W <= 16, T::narrow(table)) {
         let mut wanted = simd::Wanted::from_bits(&want.0);
         for &k in &context.rules.splits {
             if n >= k + 2 && searchable[(context.split.domain as usize) & ((n - k) & 1)] {
@@ -1257,6 +1432,8 @@ fn confirm<T: Cell, const W: usize>(
         return wanted.first();
     }
     let top = 64 * W - 1;
+    // Only the search marks `seen` from here (wanted values are unmarked).
+    seen[..64 * W].fill(0);
     // The wanted values as a list, checked every chunk of the search.
     let mut count = 0;
     for i in 0..W {
@@ -1394,6 +1571,27 @@ mod tests {
         }
 
         #[test]
+        fn every_mix_of_vector_and_scalar_paths_agrees(
+            digits in proptest::collection::vec(0u8..8, 1..5),
+            n in 0usize..9000,
+            two_threads in any::<bool>(),
+            all_scalar in any::<bool>(),
+        ) {
+            let mut digits = digits;
+            digits.insert(0, 0);
+            let rules = TakeBreak::new(&digits).unwrap();
+            let mut engine = Engine::new(rules);
+            engine.parallel_from(if two_threads { 0 } else { usize::MAX });
+            if all_scalar {
+                engine.scalar_search();
+            } else {
+                engine.scalar_search_only();
+            }
+            let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
+            prop_assert_eq!(engine.values().to_u32(), values(&digits, n, true));
+        }
+
+        #[test]
         fn two_thread_blocks_agree_with_the_plain_engine(
             digits in proptest::collection::vec(0u8..8, 1..5),
             n in 2048usize..12000,
@@ -1467,31 +1665,36 @@ mod tests {
     ) -> u32 {
         fn run<T: Cell>(context: &RareSplit, table: &[T], n: usize, bound: u32) -> u32 {
             let mut stats = Stats::default();
-            let mut seen = vec![0u8; MAX_RARE_BOUND as usize];
-            let mut wanted = vec![0u16; MAX_RARE_BOUND as usize];
-            let buffers = (&mut seen[..], &mut wanted[..]);
+            let scratch = &mut Scratch::default();
             match bound {
-                0..=64 => rare_value_fixed::<_, 1>(context, n, table, &mut stats, bound, buffers),
-                65..=256 => rare_value_fixed::<_, 4>(context, n, table, &mut stats, bound, buffers),
-                _ => rare_value_fixed::<_, 16>(context, n, table, &mut stats, bound, buffers),
+                0..=64 => rare_value_fixed::<_, 1>(context, n, table, &mut stats, bound, scratch),
+                65..=256 => rare_value_fixed::<_, 4>(context, n, table, &mut stats, bound, scratch),
+                _ => rare_value_fixed::<_, 16>(context, n, table, &mut stats, bound, scratch),
             }
         }
         let bound = (table.iter().copied().max().unwrap_or(0) + 1).next_power_of_two();
+        let rare_values: Vec<u32> = rare.iter().map(|r| table[*r as usize]).collect();
         let mut context = RareSplit {
             rules,
             split,
             odd,
             rare,
-            vector: false,
+            rare_values: &rare_values,
+            vector: Vector {
+                marks: false,
+                search: false,
+            },
         };
         let scalar = run(&context, table, n, bound);
-        context.vector = true;
         let narrow: Vec<u16> = table.iter().map(|v| *v as u16).collect();
-        assert_eq!(
-            run(&context, &narrow, n, bound),
-            scalar,
-            "vector search differs"
-        );
+        for (marks, search) in [(true, true), (true, false), (false, true)] {
+            context.vector = Vector { marks, search };
+            assert_eq!(
+                run(&context, &narrow, n, bound),
+                scalar,
+                "vector paths differ (marks {marks}, search {search})"
+            );
+        }
         scalar
     }
 

@@ -151,6 +151,109 @@ unsafe fn search_avx512(table: &[u16], m: usize, mut a: usize, want: &mut Wanted
     a
 }
 
+/// Stamps `stamps[(values[i] ^ table[m - rare[i]]) & top] = stamp` for every
+/// rare heap `rare[i]` (each in `1..m` with its partner `m - rare[i]` in the
+/// table, else this panics; `values[i]` its value): the options
+/// through rare heaps, marked with a stamp instead of a flag so that the
+/// buffer never needs clearing. 16 heaps per step with AVX-512 (a gather of
+/// the partners' values and a scatter of the stamps).
+pub fn mark_pairs(
+    table: &[u16],
+    rare: &[u32],
+    values: &[u32],
+    m: usize,
+    stamps: &mut [u32],
+    stamp: u32,
+    top: u32,
+) {
+    assert!(rare.len() == values.len() && (top as usize) < stamps.len());
+    let mut i = 0;
+    #[cfg(target_arch = "x86_64")]
+    if available() && m < i32::MAX as usize {
+        // SAFETY: features detected; see `mark_pairs_avx512` for the bounds.
+        i = unsafe { mark_pairs_avx512(table, rare, values, m, stamps, stamp, top) };
+    }
+    for (r, v) in rare[i..].iter().zip(&values[i..]) {
+        let y = u32::from(table[m - *r as usize]);
+        stamps[((v ^ y) & top) as usize] = stamp;
+    }
+}
+
+/// The vector part of [`mark_pairs`]: whole steps of 16; returns how many
+/// rare heaps it did.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn mark_pairs_avx512(
+    table: &[u16],
+    rare: &[u32],
+    values: &[u32],
+    m: usize,
+    stamps: &mut [u32],
+    stamp: u32,
+    top: u32,
+) -> usize {
+    use std::arch::x86_64::*;
+    let mut i = 0;
+    let last = _mm512_set1_epi32(m as i32 - 1);
+    // Rare heaps below this have partners beyond the table.
+    let lowest = _mm512_set1_epi32((m + 1).saturating_sub(table.len()) as i32);
+    let mask = _mm512_set1_epi32(top as i32);
+    let stamp = _mm512_set1_epi32(stamp as i32);
+    while i + 16 <= rare.len() {
+        let r = _mm512_loadu_si512(rare.as_ptr().add(i) as *const _);
+        // 32 bits read at m - r - 1: the partner's value is the upper half.
+        // With r in 1..m and m - r < table.len() the reads stay inside the
+        // table; any other heap is left to the scalar loop (which panics).
+        let outside = _mm512_cmpgt_epu32_mask(r, last) | _mm512_cmplt_epu32_mask(r, lowest);
+        if outside != 0 || m < 1 {
+            break;
+        }
+        let at = _mm512_sub_epi32(last, r);
+        let pair = _mm512_i32gather_epi32::<2>(at, table.as_ptr() as *const i32);
+        let partner = _mm512_srli_epi32::<16>(pair);
+        let own = _mm512_loadu_si512(values.as_ptr().add(i) as *const _);
+        // Masked with `top` < stamps.len(): every store is inside the buffer.
+        let v = _mm512_and_si512(_mm512_xor_si512(partner, own), mask);
+        _mm512_i32scatter_epi32::<4>(stamps.as_mut_ptr() as *mut i32, v, stamp);
+        i += 16;
+    }
+    i
+}
+
+/// ORs into `words` (bit `v` of word `v / 64`) the values whose stamp is `stamp`.
+pub fn fold_stamps(stamps: &[u32], stamp: u32, words: &mut [u64]) {
+    assert!(stamps.len() >= words.len() * 64);
+    #[cfg(target_arch = "x86_64")]
+    if available() {
+        // SAFETY: features detected; 64 stamps per word, checked above.
+        unsafe { fold_stamps_avx512(stamps, stamp, words) };
+        return;
+    }
+    for (word, chunk) in words.iter_mut().zip(stamps.chunks_exact(64)) {
+        let mut bits = 0u64;
+        for (i, s) in chunk.iter().enumerate() {
+            bits |= ((*s == stamp) as u64) << i;
+        }
+        *word |= bits;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn fold_stamps_avx512(stamps: &[u32], stamp: u32, words: &mut [u64]) {
+    use std::arch::x86_64::*;
+    let stamp = _mm512_set1_epi32(stamp as i32);
+    let p = stamps.as_ptr();
+    for (j, word) in words.iter_mut().enumerate() {
+        let mut bits = 0u64;
+        for q in 0..4 {
+            let s = _mm512_loadu_si512(p.add(64 * j + 16 * q) as *const _);
+            bits |= (_mm512_cmpeq_epi32_mask(s, stamp) as u64) << (16 * q);
+        }
+        *word |= bits;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,6 +289,31 @@ mod tests {
             prop_assert_eq!(fast.count, slow.count);
             prop_assert_eq!(fast.first(), slow.first());
             prop_assert_eq!(fast.words, slow.words);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn vector_marks_agree_with_one_at_a_time(
+            table in prop::collection::vec(0u16..300, 2..300),
+            picks in prop::collection::vec(any::<prop::sample::Index>(), 0..60),
+            m_frac in 0.0f64..1.0,
+        ) {
+            let m = ((table.len() - 1) as f64 * m_frac) as usize;
+            let mut rare: Vec<u32> = picks.iter().filter(|_| m >= 2).map(|i| 1 + i.index(m - 1) as u32).collect();
+            rare.sort_unstable();
+            rare.dedup();
+            let values: Vec<u32> = rare.iter().map(|r| u32::from(table[*r as usize])).collect();
+            let mut stamps = vec![7u32; 512];
+            mark_pairs(&table, &rare, &values, m, &mut stamps, 9, 511);
+            let mut words = [0u64; 8];
+            fold_stamps(&stamps, 9, &mut words);
+            let mut expected = [0u64; 8];
+            for r in &rare {
+                let v = (table[*r as usize] ^ table[m - *r as usize]) as usize & 511;
+                expected[v / 64] |= 1 << (v % 64);
+            }
+            prop_assert_eq!(words, expected);
         }
     }
 
