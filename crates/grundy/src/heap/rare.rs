@@ -1418,7 +1418,7 @@ fn confirm<T: Cell, const W: usize>(
         return None;
     }
     let searchable = searchable(context, n);
-    if let (true, Some(narrow)) = (context.vector.search && W <= 16, T::narrow(table)) {
+    if let (true, Some(narrow)) = (context.vector.search, T::narrow(table)) {
         let mut wanted = simd::Wanted::from_bits(&want.0);
         for &k in &context.rules.splits {
             if n >= k + 2 && searchable[(context.split.domain as usize) & ((n - k) & 1)] {

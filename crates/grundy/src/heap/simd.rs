@@ -3,16 +3,16 @@
 //!
 //! The rare-value method spends most of its time checking that every wanted
 //! (rare) value below the cheap mex turns up as `G(a) ^ G(m - a)` for some
-//! split of `m`. Here the wanted values, all below 1024, live as a 1024-bit set
-//! in two registers; a step loads 32 values going up from `a` and 32 going down
+//! split of `m`. Here the wanted values, all below 4096, live as a bit set in
+//! registers (two for values below 1024, up to eight); a step loads 32 values going up from `a` and 32 going down
 //! from `m - a`, reverses the second, XORs them, and looks each result up in
 //! the set with a word permutation and a variable shift. Only lanes that hit
 //! are looked at one by one (a hit removes its value from the set), so the
 //! search costs a few instructions per 32 splits. The scalar search in
 //! [`super::rare`] is the reference; property tests compare the two.
 
-/// Values below this can be searched here (the set is 64 words of 16 bits).
-pub const SIMD_BOUND: u32 = 1024;
+/// Values below this can be searched here (the set is 256 words of 16 bits).
+pub const SIMD_BOUND: u32 = 4096;
 
 /// Whether this processor can run [`search`].
 pub fn available() -> bool {
@@ -27,26 +27,37 @@ pub fn available() -> bool {
     }
 }
 
-/// The wanted values as 64 words of 16 bits: bit `v & 15` of word `v >> 4`.
+/// The wanted values as 256 words of 16 bits: bit `v & 15` of word `v >> 4`.
 #[derive(Debug, Clone, Copy)]
 pub struct Wanted {
-    words: [u16; 64],
+    words: [u16; 256],
+    /// Values are below `1024 * groups` (1, 2 or 4 groups of 64 words).
+    groups: usize,
     /// How many bits are set.
     pub count: usize,
 }
 
 impl Wanted {
-    /// The set of values whose bits are set in `bits` (64-bit words, values below 1024).
+    /// The set of values whose bits are set in `bits` (64-bit words, values below 4096).
     pub fn from_bits(bits: &[u64]) -> Self {
-        let mut words = [0u16; 64];
+        let mut words = [0u16; 256];
         let mut count = 0;
-        for (i, &w) in bits.iter().enumerate().take(16) {
+        let mut top = 0;
+        for (i, &w) in bits.iter().enumerate().take(64) {
             for j in 0..4 {
                 words[4 * i + j] = (w >> (16 * j)) as u16;
             }
             count += w.count_ones() as usize;
+            if w != 0 {
+                top = i;
+            }
         }
-        Wanted { words, count }
+        let groups = (top / 16 + 1).next_power_of_two();
+        Wanted {
+            words,
+            groups,
+            count,
+        }
     }
 
     /// Removes `v` if present; whether it was.
@@ -85,7 +96,13 @@ pub fn search(table: &[u16], m: usize, from: usize, want: &mut Wanted) -> usize 
     if available() {
         // SAFETY: the features were detected above; the loads stay inside
         // `table` (checked in `search_avx512` before each one).
-        a = unsafe { search_avx512(table, m, a, want) };
+        a = unsafe {
+            match want.groups {
+                1 => search_avx512::<1>(table, m, a, want),
+                2 => search_avx512::<2>(table, m, a, want),
+                _ => search_avx512::<4>(table, m, a, want),
+            }
+        };
     }
     let start = from.max(1);
     while a <= half && want.count > 0 {
@@ -95,12 +112,17 @@ pub fn search(table: &[u16], m: usize, from: usize, want: &mut Wanted) -> usize 
     a.min(half + 1) - start
 }
 
-/// The vector part of [`search`]: full steps of 32 splits from `a`; returns
-/// where it stopped (the first split not looked at, or past a hit that emptied
-/// the set).
+/// The vector part of [`search`], for values below `1024 * G`: full steps of
+/// 32 splits from `a`; returns where it stopped (the first split not looked
+/// at, or past a hit that emptied the set).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn search_avx512(table: &[u16], m: usize, mut a: usize, want: &mut Wanted) -> usize {
+unsafe fn search_avx512<const G: usize>(
+    table: &[u16],
+    m: usize,
+    mut a: usize,
+    want: &mut Wanted,
+) -> usize {
     use std::arch::x86_64::*;
     let half = m / 2;
     let reverse = _mm512_set_epi16(
@@ -110,16 +132,19 @@ unsafe fn search_avx512(table: &[u16], m: usize, mut a: usize, want: &mut Wanted
     let ones = _mm512_set1_epi16(1);
     let fifteen = _mm512_set1_epi16(15);
     let ptr = table.as_ptr();
+    // The set in 2G registers of 32 words: group g is words 64g..64g+64.
     let load_set = |want: &Wanted| {
-        // SAFETY: 64 words, two loads of 32.
-        unsafe {
-            (
-                _mm512_loadu_si512(want.words.as_ptr() as *const _),
-                _mm512_loadu_si512(want.words.as_ptr().add(32) as *const _),
-            )
+        let mut set = [[_mm512_setzero_si512(); 2]; G];
+        for (g, pair) in set.iter_mut().enumerate() {
+            // SAFETY: 64 words per group, 4 groups at most: inside `words`.
+            unsafe {
+                pair[0] = _mm512_loadu_si512(want.words.as_ptr().add(64 * g) as *const _);
+                pair[1] = _mm512_loadu_si512(want.words.as_ptr().add(64 * g + 32) as *const _);
+            }
         }
+        set
     };
-    let (mut low_set, mut high_set) = load_set(want);
+    let mut set = load_set(want);
     // A full step looks at a..a+32, all at most `half`; the downward load
     // then starts at m - a - 31 >= m - half >= 0 and ends at m - a < table.len().
     while a + 31 <= half {
@@ -128,7 +153,14 @@ unsafe fn search_avx512(table: &[u16], m: usize, mut a: usize, want: &mut Wanted
         let down = _mm512_loadu_si512(ptr.add(m - a - 31) as *const _);
         let down = _mm512_permutexvar_epi16(reverse, down);
         let v = _mm512_xor_si512(up, down);
-        let word = _mm512_permutex2var_epi16(low_set, _mm512_srli_epi16::<4>(v), high_set);
+        let index = _mm512_srli_epi16::<4>(v);
+        let mut word = _mm512_permutex2var_epi16(set[0][0], index, set[0][1]);
+        for (g, pair) in set.iter().enumerate().skip(1) {
+            let other = _mm512_permutex2var_epi16(pair[0], index, pair[1]);
+            let group =
+                _mm512_cmpeq_epi16_mask(_mm512_srli_epi16::<6>(index), _mm512_set1_epi16(g as i16));
+            word = _mm512_mask_blend_epi16(group, word, other);
+        }
         let bit = _mm512_sllv_epi16(ones, _mm512_and_si512(v, fifteen));
         let hits = _mm512_test_epi16_mask(word, bit);
         if hits != 0 {
@@ -138,13 +170,13 @@ unsafe fn search_avx512(table: &[u16], m: usize, mut a: usize, want: &mut Wanted
             while h != 0 {
                 let lane = h.trailing_zeros() as usize;
                 h &= h - 1;
-                // Values of 1024 and more alias in the lookup: the exact check is here.
+                // Values beyond the groups alias in the lookup: the exact check is here.
                 want.take(u32::from(lanes[lane]));
             }
             if want.count == 0 {
                 return a + 32;
             }
-            (low_set, high_set) = load_set(want);
+            set = load_set(want);
         }
         a += 32;
     }
@@ -274,12 +306,16 @@ mod tests {
         fn vector_search_agrees_with_one_at_a_time(
             table in prop::collection::vec(0u16..1100, 2..400),
             picks in prop::collection::vec(0u32..1024, 0..40),
+            scale in 0u32..3,
             m_frac in 0.0f64..1.0,
             from in 0usize..50,
         ) {
             let m = ((table.len() - 1) as f64 * m_frac) as usize;
-            let mut bits = [0u64; 16];
+            // Values and wanted sets below 1024, 2048 or 4096.
+            let table: Vec<u16> = table.iter().map(|v| (*v << scale) ^ (*v & 3)).collect();
+            let mut bits = [0u64; 64];
             for v in picks {
+                let v = (v << scale) ^ (v & 3);
                 bits[(v >> 6) as usize] |= 1 << (v & 63);
             }
             let mut fast = Wanted::from_bits(&bits);
@@ -328,10 +364,10 @@ mod tests {
         let steps = search(&table, 200, 0, &mut want);
         assert_eq!(want.count, 0);
         assert_eq!(steps, 99);
-        let mut bits = [0u64; 16];
-        bits[15] = 1 << 63;
+        let mut bits = [0u64; 64];
+        bits[63] = 1 << 63;
         let mut want = Wanted::from_bits(&bits);
         search(&table, 199, 3, &mut want);
-        assert_eq!(want.first(), Some(1023));
+        assert_eq!(want.first(), Some(4095));
     }
 }
