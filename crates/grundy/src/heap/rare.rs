@@ -547,7 +547,9 @@ impl Engine {
                 self.review();
             }
             if heap >= self.parallel_from && self.split.is_some() {
-                let limit = (n + 1).min(self.next_review.max(heap + 1));
+                // Back here at every progress step: reports, interruptions.
+                let step_end = (heap / PROGRESS_STEP + 1) * PROGRESS_STEP;
+                let limit = (n + 1).min(self.next_review.max(heap + 1)).min(step_end);
                 let done = self.parallel_block(limit);
                 if done > 0 {
                     let now = self.values.len();
