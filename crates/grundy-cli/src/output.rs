@@ -254,16 +254,16 @@ pub fn sequence_to_file(
     let mut out = io::BufWriter::with_capacity(1 << 20, file);
     let text = path.extension().is_some_and(|e| e == "txt");
     let mut failure = None;
+    let mut lines = Lines::new();
     family.sequence(from, to, &mut |n, value| {
         let written = if text {
             // By hand: ten million lines through `fmt` would cost a second.
-            let mut line = [0u8; 42];
-            let mut len = decimal(n, &mut line);
-            line[len] = b' ';
-            len += 1;
-            len += decimal(value, &mut line[len..]);
-            line[len] = b'\n';
-            out.write_all(&line[..=len])
+            lines.push(n, value);
+            if lines.is_full() {
+                lines.drain_into(&mut out)
+            } else {
+                Ok(())
+            }
         } else {
             let mut v = value;
             let mut bytes = [0u8; 10];
@@ -288,24 +288,106 @@ pub fn sequence_to_file(
     if let Some(error) = failure {
         return Err(error.into());
     }
+    lines.drain_into(&mut out).map_err(cannot)?;
     out.flush().map_err(cannot)?;
     Ok(())
 }
 
-/// Writes `v` in decimal at the start of `out`; returns the number of digits.
-fn decimal(mut v: u64, out: &mut [u8]) -> usize {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
+/// `n value` lines (a b-file) formatted by hand into a buffer: the heap
+/// number is kept as decimal digits and incremented in place, since
+/// consecutive heaps are the rule.
+struct Lines {
+    buf: Vec<u8>,
+    /// Bytes of `buf` in use (it is kept at full size).
+    len: usize,
+    /// The digits of `next`, left-aligned.
+    digits: [u8; 24],
+    width: usize,
+    /// The heap number `digits` holds.
+    next: Option<u64>,
+}
+
+impl Lines {
+    const CAPACITY: usize = 1 << 16;
+    /// The longest line: two 20-digit numbers, a space and a newline.
+    const LONGEST: usize = 48;
+
+    fn new() -> Self {
+        Lines {
+            buf: vec![0; Self::CAPACITY + Self::LONGEST],
+            len: 0,
+            digits: [0; 24],
+            width: 0,
+            next: None,
         }
     }
-    let len = digits.len() - i;
-    out[..len].copy_from_slice(&digits[i..]);
+
+    fn is_full(&self) -> bool {
+        self.len >= Self::CAPACITY
+    }
+
+    fn drain_into(&mut self, out: &mut impl Write) -> io::Result<()> {
+        let result = out.write_all(&self.buf[..self.len]);
+        self.len = 0;
+        result
+    }
+
+    /// Appends the line `n value` (the buffer must not be full).
+    #[inline]
+    fn push(&mut self, n: u64, value: u64) {
+        if self.next != Some(n) {
+            self.width = decimal(n, &mut self.digits);
+        }
+        // Fixed-size copies: no call per line.
+        let line: &mut [u8; Self::LONGEST] = (&mut self.buf[self.len..self.len + Self::LONGEST])
+            .try_into()
+            .expect("room for a line");
+        line[..24].copy_from_slice(&self.digits);
+        let mut len = self.width;
+        line[len] = b' ';
+        len += 1;
+        if value < 10 {
+            line[len] = b'0' + value as u8;
+            len += 1;
+        } else if value < 100 {
+            line[len] = b'0' + (value / 10) as u8;
+            line[len + 1] = b'0' + (value % 10) as u8;
+            len += 2;
+        } else {
+            let mut digits = [0u8; 20];
+            let width = decimal(value, &mut digits);
+            line[len..len + 20].copy_from_slice(&digits);
+            len += width;
+        }
+        line[len] = b'\n';
+        self.len += len + 1;
+        self.next = n.checked_add(1);
+        // The next heap number: add one to the digits.
+        let mut i = self.width;
+        loop {
+            if i == 0 {
+                self.digits.copy_within(0..self.width, 1);
+                self.digits[0] = b'1';
+                self.width += 1;
+                break;
+            }
+            i -= 1;
+            if self.digits[i] < b'9' {
+                self.digits[i] += 1;
+                break;
+            }
+            self.digits[i] = b'0';
+        }
+    }
+}
+
+/// Writes `v` in decimal at the start of `out`; returns the number of digits.
+fn decimal(mut v: u64, out: &mut [u8]) -> usize {
+    let len = (v.checked_ilog10().unwrap_or(0) + 1) as usize;
+    for i in (0..len).rev() {
+        out[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+    }
     len
 }
 

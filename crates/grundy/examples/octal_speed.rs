@@ -27,11 +27,6 @@ fn main() {
         engine.parallel_from(usize::MAX);
         engine.scalar_search();
     }
-    // `scalar`: one thread, and no vector search.
-    if args.get(3).map(String::as_str) == Some("scalar") {
-        engine.parallel_from(usize::MAX);
-        engine.scalar_search();
-    }
     let start = Instant::now();
     let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
     let secs = start.elapsed().as_secs_f64();

@@ -354,7 +354,7 @@ impl<H: HeapGame> HeapFamily<H> {
     /// Tabulates (doubling the table each time, up to `max` heaps) until the
     /// game's period rule proves a period, and reports what was found.
     pub fn find_period(&mut self, max: u64) -> Result<crate::period::PeriodReport> {
-        use crate::period::{attempt, observe, Attempt, PeriodReport, PeriodRule};
+        use crate::period::{attempt_from, observe_from, Attempt, PeriodReport, PeriodRule};
         let rule = self.game.period_rule();
         if let PeriodRule::Known(periodicity, source) = &rule {
             self.period = Some(periodicity.clone());
@@ -372,8 +372,10 @@ impl<H: HeapGame> HeapFamily<H> {
             let table = &self.table;
             let value = |i: usize| table.get(i).expect("tabulated");
             let mut next = len.saturating_mul(2);
+            // Computed once per length, for the proof and the guess alike.
+            let periods = table.suffix_periods(len);
             if !matches!(rule, PeriodRule::Unknown) {
-                let found = match attempt(len, value, &rule) {
+                let found = match attempt_from(len, value, &rule, &periods) {
                     Attempt::Proven(found) => Some(found),
                     Attempt::NotYet(needed) => {
                         // Go straight to the length that would prove what the values show.
@@ -414,7 +416,7 @@ impl<H: HeapGame> HeapFamily<H> {
                 }
             }
             if len >= max {
-                let observed = observe(len, value);
+                let observed = observe_from(len, value, &periods);
                 let method = match (&observed, &rule) {
                     (Some(_), PeriodRule::Unknown) => format!("observed period, not proven (no periodicity theorem applies to this game); values to n = {}", len - 1),
                     (Some(_), _) => format!("observed period, not proven (too few values for the theorem); values to n = {}", len - 1),
@@ -688,8 +690,10 @@ impl<H: HeapGame> Family for HeapFamily<H> {
     ) -> Result<()> {
         // Long sequences of provably periodic games stop tabulating as soon
         // as the period is proven and fill the rest from it.
+        // Proofs are tried up to half the length only: one found later would
+        // save little of the tabulation, and each try reads every value.
         if self.period.is_none() && to >= 1 << 16 && self.provable() {
-            self.find_period(to.saturating_add(1))?;
+            self.find_period(to.saturating_add(1) / 2)?;
         }
         // Tabulates, or finds the closed form, or fails with a clear error.
         self.lookup(&BigUint::from(to))?;

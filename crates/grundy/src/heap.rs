@@ -144,6 +144,20 @@ impl HeapTable {
         }
     }
 
+    /// [`crate::period::suffix_periods`] of the first `len` values, read
+    /// straight from the table (panics if fewer are tabulated).
+    pub fn suffix_periods(&self, len: usize) -> Vec<u32> {
+        use crate::period::suffix_periods_of;
+        match &self.storage {
+            Storage::Empty => suffix_periods_of::<u32>(&[][..len]),
+            Storage::Dense(v) => suffix_periods_of(&v[..len]),
+            Storage::TakeBreak(engine) => match engine.values() {
+                rare::Values::Narrow(v) => suffix_periods_of(&v[..len]),
+                rare::Values::Wide(v) => suffix_periods_of(&v[..len]),
+            },
+        }
+    }
+
     /// The values in their compact form, for checkpoints.
     pub fn compact(&self) -> rare::Values {
         match &self.storage {

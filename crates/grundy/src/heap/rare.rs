@@ -433,6 +433,8 @@ pub struct Engine {
     parallel_from: usize,
     /// Which vector paths are used (when the processor has AVX-512).
     vector: Vector,
+    /// Whether heaps whose values are all below 64 take [`small_run`].
+    small: bool,
 }
 
 /// Which parts of the rare-value method use [`simd`]'s vector code.
@@ -458,7 +460,7 @@ const PARALLEL_FROM: usize = 1 << 16;
 const BLOCK: usize = 512;
 
 /// Heaps computed plainly before a split is first considered.
-const FIRST_REVIEW: usize = 1 << 12;
+const FIRST_REVIEW: usize = 1 << 10;
 
 impl Engine {
     /// An engine for `rules`, with no values yet.
@@ -485,6 +487,7 @@ impl Engine {
                 marks: simd::available(),
                 search: simd::available(),
             },
+            small: simd::available(),
         }
     }
 
@@ -545,6 +548,19 @@ impl Engine {
             let heap = self.values.len();
             if heap >= self.next_review && !self.plain_only {
                 self.review();
+            }
+            if self.small && self.work.bound <= 64 && self.split.is_some() {
+                // Back here at every progress step and review.
+                let step_end = (heap / PROGRESS_STEP + 1) * PROGRESS_STEP;
+                let limit = (n + 1).min(self.next_review.max(heap + 1)).min(step_end);
+                let done = self.small_block(limit);
+                if done > 0 {
+                    let now = self.values.len();
+                    if now / PROGRESS_STEP > heap / PROGRESS_STEP && progress(now).is_break() {
+                        return ControlFlow::Break(());
+                    }
+                    continue;
+                }
             }
             if heap >= self.parallel_from && self.split.is_some() {
                 // Back here at every progress step: reports, interruptions.
@@ -666,11 +682,18 @@ impl Engine {
             marks: false,
             search: false,
         };
+        self.small = false;
     }
 
     /// Testing aid: vector marks (where available) with the scalar search.
     pub fn scalar_search_only(&mut self) {
         self.vector.search = false;
+        self.small = false;
+    }
+
+    /// Testing aid: the general vector paths even for values below 64.
+    pub fn no_small_run(&mut self) {
+        self.small = false;
     }
 
     /// Testing aid: use the two-thread path from heap `from` on.
@@ -739,6 +762,48 @@ impl Engine {
             }
         }
         self.work.stats.rare_heaps_computed += added as u64;
+        added
+    }
+
+    /// Computes heaps from the next one up to `limit` (exclusive) with
+    /// [`small_run`], while every value stays below 64; returns how many.
+    fn small_block(&mut self, limit: usize) -> usize {
+        let start = self.values.len();
+        let Some(split) = self.split else { return 0 };
+        let Values::Narrow(table) = &mut self.values else {
+            return 0;
+        };
+        let past_rules = start > self.rules.digits.len() + 2;
+        if !self.small || self.work.bound > 64 || limit <= start || !past_rules {
+            return 0;
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: `self.small` is only set when the features are there.
+            let steps = unsafe {
+                small_run(
+                    &self.rules,
+                    split,
+                    &self.odd,
+                    table,
+                    (&mut self.rare, &mut self.rare_values),
+                    limit,
+                    self.work.bound,
+                )
+            };
+            let stats = &mut self.work.stats;
+            stats.pair_steps += steps.0;
+            stats.scan_steps += steps.1;
+            stats.exhausted += steps.2;
+        }
+        let added = self.values.len() - start;
+        self.work.stats.rare_heaps_computed += added as u64;
+        if added > 0 {
+            let last = self.values.get(self.values.len() - 1);
+            if last >= self.work.bound {
+                self.work.bound = (last + 1).next_power_of_two();
+            }
+        }
         added
     }
 
@@ -1313,6 +1378,174 @@ fn block_value<const W: usize>(
     }
 }
 
+/// The rare-value method fused into one loop for games whose values are all
+/// below 64 (0.1777, 0.104, ...), where the per-heap overhead of the general
+/// path dominates: the marks are one word, the options through rare heaps
+/// are gathered 16 at a time ([`simd::rare_set64`]) and the wanted values are
+/// crossed off 32 splits at a time ([`simd::pair_set64`]). Extends `table`
+/// up to `limit` (exclusive), filing rare heaps, and stops after a value of
+/// 64 or more. Returns the options enumerated through rare heaps, the splits
+/// searched, and the heaps whose search ran through every split.
+///
+/// # Safety
+/// AVX-512F/BW must be available; `table` must have at least 64 values, all
+/// below `bound` (a power of two, at most 64), and `rare` must list its rare
+/// heaps under `split`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn small_run(
+    rules: &TakeBreak,
+    split: Split,
+    odd: &[u64],
+    table: &mut Vec<u16>,
+    (rare, rare_values): (&mut Vec<u32>, &mut Vec<u32>),
+    limit: usize,
+    mut bound: u32,
+) -> (u64, u64, u64) {
+    let (mut pair_steps, mut scan_steps, mut exhausted) = (0u64, 0u64, 0u64);
+    let first = table.len();
+    debug_assert!(table.iter().all(|v| (*v as u32) < bound) && bound <= 64);
+    assert!(
+        first > rules.digits.len() + 2 && limit < i32::MAX as usize,
+        "short or very long tables take the general path"
+    );
+    table.reserve(limit.saturating_sub(first));
+    // Heaps are past every take and split size: what depends on `n` is only
+    // its parity. For each: the removals that leave one heap, the class of
+    // values no common-common pair makes (see `decide`), and the split sizes
+    // worth searching.
+    let singles: Vec<usize> = (1..rules.digits.len())
+        .filter(|&k| rules.digits[k] & 2 != 0)
+        .collect();
+    let context = RareSplit {
+        rules,
+        split,
+        odd,
+        rare: &[],
+        rare_values: &[],
+        vector: Vector {
+            marks: true,
+            search: true,
+        },
+    };
+    let by_parity = |n: usize| {
+        let searchable = searchable(&context, n);
+        let searched: Vec<usize> = rules
+            .splits
+            .iter()
+            .copied()
+            .filter(|&k| searchable[(split.domain as usize) & ((n - k) & 1)])
+            .collect();
+        (cheap_class(searchable, odd[0]), searched)
+    };
+    let parities = [by_parity(first & !1), by_parity(first | 1)];
+    // Split sizes within four of each other: one gather of four partners per
+    // rare heap covers them all ([`simd::rare_span64`]); `ks` has bit
+    // `kmax - k` for each split size `k`. The four end at the smallest split
+    // size: reading the heaps just stored would wait for their stores.
+    let kmax = rules.splits.iter().copied().min().unwrap_or(0) + 3;
+    let span = rules
+        .splits
+        .iter()
+        .all(|&k| k <= kmax)
+        .then(|| rules.splits.iter().fold(0u8, |ks, &k| ks | 1 << (kmax - k)));
+    let per_heap = rules.splits.len() as u64;
+    while table.len() < limit {
+        let n = table.len();
+        let (class, searched) = &parities[n & 1];
+        let mut marks = 0u64;
+        for &k in &singles {
+            marks |= 1 << (table[n - k] & 63);
+        }
+        match (span, rare.last()) {
+            (_, None) => {}
+            (Some(ks), Some(&last)) if last as usize + kmax < n => {
+                // SAFETY: checked just above; n = table.len() < 2^31.
+                marks |= unsafe { simd::rare_span64(table, rare, rare_values, n, kmax, ks) };
+                pair_steps += rare.len() as u64 * per_heap;
+            }
+            _ => {
+                for &k in &rules.splits {
+                    let m = n - k;
+                    let hi = rare.partition_point(|r| (*r as usize) < m);
+                    pair_steps += hi as u64;
+                    // SAFETY: rare heaps are in 1..m, their partners below n.
+                    marks |= unsafe { simd::rare_set64(table, &rare[..hi], &rare_values[..hi], m) };
+                }
+            }
+        }
+        // As `decide`: the smallest unmarked value of the class no split
+        // searched can make, and the unmarked values below it, wanted.
+        let cheap = !marks & class;
+        let cheap_mex = cheap.trailing_zeros().min(bound);
+        let below = if cheap_mex >= 64 {
+            !0
+        } else {
+            (1u64 << cheap_mex) - 1
+        };
+        // The splits (a, m - a) for 33 <= a < 65 of every split size
+        // searched, looked at whatever the marks: they do not wait for them.
+        let early_done = searched.iter().all(|k| (n - k) / 2 >= 64);
+        let early = if early_done {
+            scan_steps += 32 * searched.len() as u64;
+            // SAFETY: 33 + 31 <= (n - k) / 2 for each, and n - k - 33 < len.
+            unsafe { simd::pair_sets64(table.as_ptr(), n, searched, 33) }
+        } else {
+            0
+        };
+        let mut want = !marks & below & !early;
+        let mut value = cheap_mex;
+        if want != 0 {
+            let ptr = table.as_ptr();
+            // Splits (a, m - a) with a > 32 first: the values of the last
+            // few heaps, just stored, are slow to load again.
+            'search: for phase in [33, 1] {
+                for &k in searched {
+                    let m = n - k;
+                    let (mut a, end) = match phase {
+                        1 => (1, (m / 2).min(32)),
+                        _ if early_done => (65, m / 2),
+                        _ => (33, m / 2),
+                    };
+                    while a + 31 <= end {
+                        // SAFETY: a + 31 <= m - a - 31 + 31 and m - a < n = len.
+                        want &= !unsafe { simd::pair_set64(ptr, m, a) };
+                        a += 32;
+                        scan_steps += 32;
+                        if want == 0 {
+                            break 'search;
+                        }
+                    }
+                    while a <= end {
+                        want &= !(1u64 << ((table[a] ^ table[m - a]) & 63));
+                        a += 1;
+                        scan_steps += 1;
+                        if want == 0 {
+                            break 'search;
+                        }
+                    }
+                }
+            }
+            if want != 0 {
+                exhausted += 1;
+                value = want.trailing_zeros();
+            }
+        }
+        table.push(value as u16);
+        if rare_under(&split, odd, n, value) {
+            rare.push(n as u32);
+            rare_values.push(value);
+        }
+        if value >= bound {
+            bound = (value + 1).next_power_of_two();
+            if bound > 64 {
+                break;
+            }
+        }
+    }
+    (pair_steps, scan_steps, exhausted)
+}
+
 /// Marks the values left by taking without splitting.
 #[inline(always)]
 fn take_marks<T: Copy + Into<u32>, const W: usize>(
@@ -1362,6 +1595,18 @@ fn searchable(context: &RareSplit, n: usize) -> [bool; 2] {
     searchable
 }
 
+/// The values (bits of a word whose common values are `odd`) that no split
+/// searched can make from two common heaps, given [`searchable`].
+#[inline(always)]
+fn cheap_class(searchable: [bool; 2], odd: u64) -> u64 {
+    match searchable {
+        [true, true] => 0,
+        [true, false] => odd,
+        [false, true] => !odd,
+        [false, false] => !0,
+    }
+}
+
 /// From the marks of every option through a rare heap (and of any others):
 /// the smallest unmarked value no two common heaps can make, which is G(n)
 /// unless one of the `want`ed values below it turns out to be missing.
@@ -1379,13 +1624,7 @@ fn decide<const W: usize>(
     // Values that are unmarked and of a class no common-common pair makes.
     let mut cheap = Bits::<W>([0; W]);
     for i in 0..W {
-        let class = match searchable {
-            [true, true] => 0,
-            [true, false] => odd[i],
-            [false, true] => !odd[i],
-            [false, false] => !0,
-        };
-        cheap.0[i] = !marks.0[i] & class;
+        cheap.0[i] = !marks.0[i] & cheap_class(searchable, odd[i]);
     }
     let cheap_mex = cheap.first(bound).min(bound);
     // Unmarked values below it are wanted: each must turn up in some split.
@@ -1594,6 +1833,26 @@ mod tests {
         }
 
         #[test]
+        fn the_small_value_loop_agrees_with_the_plain_engine(
+            digits in proptest::collection::vec(0u8..8, 1..9),
+            n in 1000usize..6000,
+            small in any::<bool>(),
+        ) {
+            // Codes up to eight digits: split sizes near each other take
+            // the gather of four partners, others one gather per size.
+            let mut digits = digits;
+            digits.insert(0, 0);
+            let rules = TakeBreak::new(&digits).unwrap();
+            let mut engine = Engine::new(rules);
+            engine.parallel_from(usize::MAX);
+            if !small {
+                engine.no_small_run();
+            }
+            let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
+            prop_assert_eq!(engine.values().to_u32(), values(&digits, n, true));
+        }
+
+        #[test]
         fn two_thread_blocks_agree_with_the_plain_engine(
             digits in proptest::collection::vec(0u8..8, 1..5),
             n in 2048usize..12000,
@@ -1696,6 +1955,24 @@ mod tests {
                 scalar,
                 "vector paths differ (marks {marks}, search {search})"
             );
+        }
+        #[cfg(target_arch = "x86_64")]
+        if simd::available() && bound <= 64 && n > rules.digits.len() + 2 {
+            let mut small = narrow[..n].to_vec();
+            let (mut rare, mut rare_values) = (rare.to_vec(), rare_values.clone());
+            // SAFETY: features detected; values below `bound` <= 64.
+            unsafe {
+                small_run(
+                    rules,
+                    split,
+                    odd,
+                    &mut small,
+                    (&mut rare, &mut rare_values),
+                    n + 1,
+                    bound,
+                )
+            };
+            assert_eq!(u32::from(small[n]), scalar, "the small-value loop differs");
         }
         scalar
     }

@@ -286,6 +286,179 @@ unsafe fn fold_stamps_avx512(stamps: &[u32], stamp: u32, words: &mut [u64]) {
     }
 }
 
+/// For values below 64: the set of `table[a + i] ^ table[m - a - i]` for
+/// `i` in `0..32`, as the bits of a word (values of 64 and more are dropped).
+///
+/// # Safety
+/// AVX-512F/BW must be available, and `a + 31 <= m - a - 31 + 31 < len`,
+/// that is `a + 31 <= m - a` and `m - a < len`, for the `len` values at `table`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+pub unsafe fn pair_set64(table: *const u16, m: usize, a: usize) -> u64 {
+    use std::arch::x86_64::*;
+    let reverse = _mm512_set_epi16(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+        25, 26, 27, 28, 29, 30, 31,
+    );
+    let up = _mm512_loadu_si512(table.add(a) as *const _);
+    let down = _mm512_loadu_si512(table.add(m - a - 31) as *const _);
+    let v = _mm512_xor_si512(up, _mm512_permutexvar_epi16(reverse, down));
+    _mm512_reduce_or_epi64(word_bits(v)) as u64
+}
+
+/// [`pair_set64`] for `n - k` with each `k` in `ks`, ORed: one reduction
+/// for all.
+///
+/// # Safety
+/// As [`pair_set64`] for each `m = n - k` (so `k <= n`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+pub unsafe fn pair_sets64(table: *const u16, n: usize, ks: &[usize], a: usize) -> u64 {
+    use std::arch::x86_64::*;
+    let reverse = _mm512_set_epi16(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+        25, 26, 27, 28, 29, 30, 31,
+    );
+    let mut bits = _mm512_setzero_si512();
+    for &k in ks {
+        let m = n - k;
+        let up = _mm512_loadu_si512(table.add(a) as *const _);
+        let down = _mm512_loadu_si512(table.add(m - a - 31) as *const _);
+        let v = _mm512_xor_si512(up, _mm512_permutexvar_epi16(reverse, down));
+        bits = _mm512_or_si512(bits, word_bits(v));
+    }
+    _mm512_reduce_or_epi64(bits) as u64
+}
+
+/// For 32 words below 64: in each 64-bit lane, bits `1 << w` for some of
+/// them, so that the OR of the lanes has every word's bit (words of 64 and
+/// more set none).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn word_bits(v: std::arch::x86_64::__m512i) -> std::arch::x86_64::__m512i {
+    use std::arch::x86_64::*;
+    let ones = _mm512_set1_epi64(1);
+    // Four quarters of eight words, widened to 64-bit lanes, become bits.
+    let q0 = _mm512_cvtepu16_epi64(_mm512_castsi512_si128(v));
+    let q1 = _mm512_cvtepu16_epi64(_mm512_extracti32x4_epi32::<1>(v));
+    let q2 = _mm512_cvtepu16_epi64(_mm512_extracti32x4_epi32::<2>(v));
+    let q3 = _mm512_cvtepu16_epi64(_mm512_extracti32x4_epi32::<3>(v));
+    _mm512_or_si512(
+        _mm512_or_si512(_mm512_sllv_epi64(ones, q0), _mm512_sllv_epi64(ones, q1)),
+        _mm512_or_si512(_mm512_sllv_epi64(ones, q2), _mm512_sllv_epi64(ones, q3)),
+    )
+}
+
+/// For values below 64 and splits `k` within four of each other: the set of
+/// `values[i] ^ table[n - k - rare[i]]` for every rare heap and every `k` in
+/// `kmax - 3..=kmax` whose bit `kmax - k` is set in `ks`, as the bits of a
+/// word: the options of `n` through rare heaps, eight rare heaps per step
+/// (a gather of four consecutive partners each).
+///
+/// # Safety
+/// AVX-512F/BW must be available, `rare` and `values` as long, every
+/// `rare[i] + kmax < n <= table.len()`, `kmax >= 3`, and `n < 2^31`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+pub unsafe fn rare_span64(
+    table: &[u16],
+    rare: &[u32],
+    values: &[u32],
+    n: usize,
+    kmax: usize,
+    ks: u8,
+) -> u64 {
+    use std::arch::x86_64::*;
+    debug_assert!(rare.len() == values.len() && kmax >= 3 && n <= table.len());
+    debug_assert!(rare.iter().all(|&r| r as usize + kmax < n));
+    let base = _mm256_set1_epi32((n - kmax) as i32);
+    // Which of the 32 words count: `ks` for each of the eight heaps.
+    let pattern = (ks as u32 & 15) * 0x1111_1111;
+    let unused = _mm512_set1_epi16(255);
+    let mut bits = _mm512_setzero_si512();
+    let mut i = 0;
+    while i < rare.len() {
+        let left = rare.len() - i;
+        let heaps: __mmask8 = if left >= 8 { !0 } else { (1 << left) - 1 };
+        let words: __mmask32 = if left >= 8 {
+            pattern
+        } else {
+            pattern & ((1 << (4 * left)) - 1)
+        };
+        let r = _mm256_maskz_loadu_epi32(heaps, rare.as_ptr().add(i) as *const i32);
+        let own = _mm256_maskz_loadu_epi32(heaps, values.as_ptr().add(i) as *const i32);
+        // Four words from n - kmax - r: lane j is the partner for k = kmax - j.
+        let at = _mm256_sub_epi32(base, r);
+        let partners = _mm512_mask_i32gather_epi64::<2>(
+            _mm512_setzero_si512(),
+            heaps,
+            at,
+            table.as_ptr() as *const i64,
+        );
+        // The rare heap's value in each of its four words.
+        let own = _mm512_cvtepu32_epi64(own);
+        let own = _mm512_or_si512(own, _mm512_slli_epi64::<16>(own));
+        let own = _mm512_or_si512(own, _mm512_slli_epi64::<32>(own));
+        let x = _mm512_xor_si512(partners, own);
+        let x = _mm512_mask_mov_epi16(unused, words, x);
+        bits = _mm512_or_si512(bits, word_bits(x));
+        i += 8;
+    }
+    _mm512_reduce_or_epi64(bits) as u64
+}
+
+/// For values below 64: the set of `values[i] ^ table[m - rare[i]]` over
+/// every rare heap, as the bits of a word (values of 64 and more are
+/// dropped): the options through rare heaps, 16 per step (a gather of the
+/// partners).
+///
+/// # Safety
+/// AVX-512F/BW must be available, `rare` and `values` as long, every
+/// `rare[i]` in `1..m` with `m - rare[i] < table.len()`, and `m < 2^31`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+pub unsafe fn rare_set64(table: &[u16], rare: &[u32], values: &[u32], m: usize) -> u64 {
+    use std::arch::x86_64::*;
+    debug_assert!(rare.len() == values.len());
+    debug_assert!(rare
+        .iter()
+        .all(|&r| r >= 1 && (r as usize) < m && m - (r as usize) < table.len()));
+    let ones = _mm512_set1_epi64(1);
+    let last = _mm512_set1_epi32(m as i32 - 1);
+    let unused = _mm512_set1_epi32(255);
+    let mut bits = _mm512_setzero_si512();
+    let mut i = 0;
+    while i < rare.len() {
+        let left = rare.len() - i;
+        let lanes: __mmask16 = if left >= 16 { !0 } else { (1 << left) - 1 };
+        let r = _mm512_maskz_loadu_epi32(lanes, rare.as_ptr().add(i) as *const i32);
+        let own = _mm512_maskz_loadu_epi32(lanes, values.as_ptr().add(i) as *const i32);
+        // 32 bits read at m - r - 1 (inside the table): the partner is the upper half.
+        let at = _mm512_sub_epi32(last, r);
+        let pair = _mm512_mask_i32gather_epi32::<2>(
+            _mm512_setzero_si512(),
+            lanes,
+            at,
+            table.as_ptr() as *const i32,
+        );
+        // Lanes beyond the list get 255, which sets no bit.
+        let x = _mm512_mask_xor_epi32(unused, lanes, _mm512_srli_epi32::<16>(pair), own);
+        let lo = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(x));
+        let hi = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64::<1>(x));
+        bits = _mm512_or_si512(
+            bits,
+            _mm512_or_si512(_mm512_sllv_epi64(ones, lo), _mm512_sllv_epi64(ones, hi)),
+        );
+        i += 16;
+    }
+    _mm512_reduce_or_epi64(bits) as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,6 +523,57 @@ mod tests {
                 expected[v / 64] |= 1 << (v % 64);
             }
             prop_assert_eq!(words, expected);
+        }
+    }
+
+    /// `1 << v` for each `v` below 64, ORed.
+    fn bits_of(values: impl IntoIterator<Item = u32>) -> u64 {
+        values
+            .into_iter()
+            .filter(|v| *v < 64)
+            .fold(0, |bits, v| bits | 1 << v)
+    }
+
+    proptest! {
+        #[test]
+        fn small_value_sets_agree_with_one_at_a_time(
+            table in prop::collection::vec(0u16..70, 80..300),
+            picks in prop::collection::vec(any::<prop::sample::Index>(), 0..40),
+            ks in prop::collection::btree_set(0usize..4, 1..4),
+            base in 1usize..6,
+            n_frac in 0.0f64..1.0,
+        ) {
+            if !available() {
+                return Ok(());
+            }
+            let len = table.len();
+            let ks: Vec<usize> = ks.into_iter().map(|k| k + base).collect();
+            let kmax = base + 3;
+            let n = 72 + ((len - 72) as f64 * n_frac) as usize;
+            let mut rare: Vec<u32> = picks.iter().map(|i| 1 + i.index(n - kmax - 1) as u32).collect();
+            rare.sort_unstable();
+            rare.dedup();
+            let values: Vec<u32> = rare.iter().map(|r| u32::from(table[*r as usize])).collect();
+            let pair = |m: usize, r: u32| u32::from(table[r as usize] ^ table[m - r as usize]);
+            // Options through rare heaps, one split size at a time and all at once.
+            for &k in &ks {
+                let m = n - k;
+                let fast = unsafe { rare_set64(&table, &rare, &values, m) };
+                prop_assert_eq!(fast, bits_of(rare.iter().map(|&r| pair(m, r))));
+            }
+            let mask = ks.iter().fold(0u8, |acc, k| acc | 1 << (kmax - k));
+            let fast = unsafe { rare_span64(&table, &rare, &values, n, kmax, mask) };
+            let slow = bits_of(ks.iter().flat_map(|&k| rare.iter().map(move |&r| (k, r))).map(|(k, r)| pair(n - k, r)));
+            prop_assert_eq!(fast, slow);
+            // Splits (a, m - a) for a in 33..65.
+            if ks.iter().all(|k| (n - k) / 2 >= 64) {
+                let fast = unsafe { pair_sets64(table.as_ptr(), n, &ks, 33) };
+                let slow = bits_of(ks.iter().flat_map(|&k| (33..65).map(move |a| pair(n - k, a as u32))));
+                prop_assert_eq!(fast, slow);
+                let k = ks[0];
+                let fast = unsafe { pair_set64(table.as_ptr(), n - k, 33) };
+                prop_assert_eq!(fast, bits_of((33..65).map(|a| pair(n - k, a as u32))));
+            }
         }
     }
 
