@@ -36,6 +36,9 @@ for case in $cases; do
   # ogsolve: best of its two rare/common methods.
   best=""
   for method in rc rc2; do
+    # Old outputs are removed first: truncating a large file inside the
+    # timed run would bill the file system's cleanup to it.
+    rm -f "$work/og-$method.txt"
     start=$(now)
     "$peer/bin/ogsolve" -m "$method" -n "$n" -p "$game" > "$work/og-$method.txt"
     secs=$(echo "$(now) - $start" | bc)
@@ -44,6 +47,7 @@ for case in $cases; do
       cp "$work/og-$method.txt" "$work/og.txt"
     fi
   done
+  rm -f "$work/ours.txt"
   start=$(now)
   "$grundy" seq "$game" --to "$n" --out "$work/ours.txt" --quiet --max-states 2000000000
   ours=$(echo "$(now) - $start" | bc)

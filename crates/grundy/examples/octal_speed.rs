@@ -1,4 +1,5 @@
-//! Times the take-and-break engine on one code: `octal_speed DIGITS N [plain|serial|scalar]`,
+//! Times the take-and-break engine on one code:
+//! `octal_speed DIGITS N [plain|serial|scalar|novector]`,
 //! e.g. `octal_speed 016 1000000` for 0.16. Prints seconds, G(N) and a checksum.
 
 use grundy::heap::rare::{Engine, TakeBreak};
@@ -22,9 +23,13 @@ fn main() {
     if args.get(3).map(String::as_str) == Some("serial") {
         engine.parallel_from(usize::MAX);
     }
-    // `scalar`: one thread, and no vector search.
+    // `scalar`: one thread, and no vector code.
     if args.get(3).map(String::as_str) == Some("scalar") {
         engine.parallel_from(usize::MAX);
+        engine.scalar_search();
+    }
+    // `novector`: what a processor without AVX-512 runs (two threads, no vector code).
+    if args.get(3).map(String::as_str) == Some("novector") {
         engine.scalar_search();
     }
     let start = Instant::now();

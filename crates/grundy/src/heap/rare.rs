@@ -795,15 +795,11 @@ impl Engine {
             stats.pair_steps += steps.0;
             stats.scan_steps += steps.1;
             stats.exhausted += steps.2;
+            // Above every value so far, including any that rose mid-run.
+            self.work.bound = self.work.bound.max(steps.3);
         }
         let added = self.values.len() - start;
         self.work.stats.rare_heaps_computed += added as u64;
-        if added > 0 {
-            let last = self.values.get(self.values.len() - 1);
-            if last >= self.work.bound {
-                self.work.bound = (last + 1).next_power_of_two();
-            }
-        }
         added
     }
 
@@ -1385,7 +1381,8 @@ fn block_value<const W: usize>(
 /// crossed off 32 splits at a time ([`simd::pair_set64`]). Extends `table`
 /// up to `limit` (exclusive), filing rare heaps, and stops after a value of
 /// 64 or more. Returns the options enumerated through rare heaps, the splits
-/// searched, and the heaps whose search ran through every split.
+/// searched, the heaps whose search ran through every split, and the new
+/// bound (a power of two above every value).
 ///
 /// # Safety
 /// AVX-512F/BW must be available; `table` must have at least 64 values, all
@@ -1401,7 +1398,7 @@ unsafe fn small_run(
     (rare, rare_values): (&mut Vec<u32>, &mut Vec<u32>),
     limit: usize,
     mut bound: u32,
-) -> (u64, u64, u64) {
+) -> (u64, u64, u64, u32) {
     let (mut pair_steps, mut scan_steps, mut exhausted) = (0u64, 0u64, 0u64);
     let first = table.len();
     debug_assert!(table.iter().all(|v| (*v as u32) < bound) && bound <= 64);
@@ -1543,7 +1540,7 @@ unsafe fn small_run(
             }
         }
     }
-    (pair_steps, scan_steps, exhausted)
+    (pair_steps, scan_steps, exhausted, bound)
 }
 
 /// Marks the values left by taking without splitting.
@@ -1849,7 +1846,12 @@ mod tests {
                 engine.no_small_run();
             }
             let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
-            prop_assert_eq!(engine.values().to_u32(), values(&digits, n, true));
+            let found = engine.values().to_u32();
+            // The bound stays a power of two above every value (the marks
+            // and the mex rely on it).
+            let top = found.iter().copied().max().unwrap_or(0);
+            prop_assert!(engine.work.bound > top && engine.work.bound.is_power_of_two());
+            prop_assert_eq!(found, values(&digits, n, true));
         }
 
         #[test]
