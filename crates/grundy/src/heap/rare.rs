@@ -433,7 +433,8 @@ pub struct Engine {
     parallel_from: usize,
     /// Which vector paths are used (when the processor has AVX-512).
     vector: Vector,
-    /// Whether heaps whose values are all below 64 take [`small_run`].
+    /// Whether heaps whose values are all below 64 take [`small_run`]
+    /// (with AVX-512 when the vector paths are on).
     small: bool,
 }
 
@@ -487,7 +488,7 @@ impl Engine {
                 marks: simd::available(),
                 search: simd::available(),
             },
-            small: simd::available(),
+            small: true,
         }
     }
 
@@ -675,14 +676,13 @@ impl Engine {
         }
     }
 
-    /// Timing aid: search wanted values one split at a time even when the
-    /// processor could search 32 at once.
+    /// Timing aid: no vector code even when the processor has AVX-512 (what
+    /// other processors run).
     pub fn scalar_search(&mut self) {
         self.vector = Vector {
             marks: false,
             search: false,
         };
-        self.small = false;
     }
 
     /// Testing aid: vector marks (where available) with the scalar search.
@@ -777,27 +777,22 @@ impl Engine {
         if !self.small || self.work.bound > 64 || limit <= start || !past_rules {
             return 0;
         }
-        #[cfg(target_arch = "x86_64")]
-        {
-            // SAFETY: `self.small` is only set when the features are there.
-            let steps = unsafe {
-                small_run(
-                    &self.rules,
-                    split,
-                    &self.odd,
-                    table,
-                    (&mut self.rare, &mut self.rare_values),
-                    limit,
-                    self.work.bound,
-                )
-            };
-            let stats = &mut self.work.stats;
-            stats.pair_steps += steps.0;
-            stats.scan_steps += steps.1;
-            stats.exhausted += steps.2;
-            // Above every value so far, including any that rose mid-run.
-            self.work.bound = self.work.bound.max(steps.3);
-        }
+        let steps = small_run(
+            &self.rules,
+            split,
+            &self.odd,
+            table,
+            (&mut self.rare, &mut self.rare_values),
+            limit,
+            self.work.bound,
+            self.vector.marks && self.vector.search,
+        );
+        let stats = &mut self.work.stats;
+        stats.pair_steps += steps.0;
+        stats.scan_steps += steps.1;
+        stats.exhausted += steps.2;
+        // Above every value so far, including any that rose mid-run.
+        self.work.bound = self.work.bound.max(steps.3);
         let added = self.values.len() - start;
         self.work.stats.rare_heaps_computed += added as u64;
         added
@@ -1384,13 +1379,80 @@ fn block_value<const W: usize>(
 /// searched, the heaps whose search ran through every split, and the new
 /// bound (a power of two above every value).
 ///
+/// With AVX-512 when `vector` (the caller must have checked
+/// [`simd::available`]), else in plain Rust.
+#[allow(clippy::too_many_arguments)]
+fn small_run(
+    rules: &TakeBreak,
+    split: Split,
+    odd: &[u64],
+    table: &mut Vec<u16>,
+    rare: (&mut Vec<u32>, &mut Vec<u32>),
+    limit: usize,
+    bound: u32,
+    vector: bool,
+) -> (u64, u64, u64, u32) {
+    #[cfg(target_arch = "x86_64")]
+    if vector {
+        assert!(simd::available(), "AVX-512 asked for where there is none");
+        // SAFETY: the features were just checked.
+        return unsafe { small_run_avx512(rules, split, odd, table, rare, limit, bound) };
+    }
+    let _ = vector;
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the feature was just checked.
+        return unsafe { small_run_avx2(rules, split, odd, table, rare, limit, bound) };
+    }
+    // SAFETY: the portable operations need no processor features.
+    unsafe { small_run_with::<simd::Portable>(rules, split, odd, table, rare, limit, bound) }
+}
+
+/// [`small_run_with`] in plain Rust, compiled for AVX2 (which the compiler
+/// uses for the folds over 32 splits).
+///
 /// # Safety
-/// AVX-512F/BW must be available; `table` must have at least 64 values, all
-/// below `bound` (a power of two, at most 64), and `rare` must list its rare
-/// heaps under `split`.
+/// AVX2 must be available.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn small_run_avx2(
+    rules: &TakeBreak,
+    split: Split,
+    odd: &[u64],
+    table: &mut Vec<u16>,
+    rare: (&mut Vec<u32>, &mut Vec<u32>),
+    limit: usize,
+    bound: u32,
+) -> (u64, u64, u64, u32) {
+    small_run_with::<simd::Portable>(rules, split, odd, table, rare, limit, bound)
+}
+
+/// [`small_run_with`] compiled for AVX-512.
+///
+/// # Safety
+/// AVX-512F/BW must be available.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn small_run(
+unsafe fn small_run_avx512(
+    rules: &TakeBreak,
+    split: Split,
+    odd: &[u64],
+    table: &mut Vec<u16>,
+    rare: (&mut Vec<u32>, &mut Vec<u32>),
+    limit: usize,
+    bound: u32,
+) -> (u64, u64, u64, u32) {
+    small_run_with::<simd::Avx512>(rules, split, odd, table, rare, limit, bound)
+}
+
+/// The loop of [`small_run`], over either set of word operations.
+///
+/// # Safety
+/// Those of `S`'s operations (AVX-512 for [`simd::Avx512`]); `table` must
+/// hold values below `bound` (a power of two, at most 64), and `rare` list
+/// its rare heaps under `split`.
+#[inline(always)]
+unsafe fn small_run_with<S: simd::SmallSets>(
     rules: &TakeBreak,
     split: Split,
     odd: &[u64],
@@ -1458,7 +1520,7 @@ unsafe fn small_run(
             (_, None) => {}
             (Some(ks), Some(&last)) if last as usize + kmax < n => {
                 // SAFETY: checked just above; n = table.len() < 2^31.
-                marks |= unsafe { simd::rare_span64(table, rare, rare_values, n, kmax, ks) };
+                marks |= unsafe { S::rare_span(table, rare, rare_values, n, kmax, ks) };
                 pair_steps += rare.len() as u64 * per_heap;
             }
             _ => {
@@ -1467,7 +1529,7 @@ unsafe fn small_run(
                     let hi = rare.partition_point(|r| (*r as usize) < m);
                     pair_steps += hi as u64;
                     // SAFETY: rare heaps are in 1..m, their partners below n.
-                    marks |= unsafe { simd::rare_set64(table, &rare[..hi], &rare_values[..hi], m) };
+                    marks |= unsafe { S::rare_set(table, &rare[..hi], &rare_values[..hi], m) };
                 }
             }
         }
@@ -1486,7 +1548,7 @@ unsafe fn small_run(
         let early = if early_done {
             scan_steps += 32 * searched.len() as u64;
             // SAFETY: 33 + 31 <= (n - k) / 2 for each, and n - k - 33 < len.
-            unsafe { simd::pair_sets64(table.as_ptr(), n, searched, 33) }
+            unsafe { S::pair_sets(table.as_ptr(), n, searched, 33) }
         } else {
             0
         };
@@ -1506,7 +1568,7 @@ unsafe fn small_run(
                     };
                     while a + 31 <= end {
                         // SAFETY: a + 31 <= m - a - 31 + 31 and m - a < n = len.
-                        want &= !unsafe { simd::pair_set64(ptr, m, a) };
+                        want &= !unsafe { S::pair_set(ptr, m, a) };
                         a += 32;
                         scan_steps += 32;
                         if want == 0 {
@@ -1958,13 +2020,33 @@ mod tests {
                 "vector paths differ (marks {marks}, search {search})"
             );
         }
-        #[cfg(target_arch = "x86_64")]
-        if simd::available() && bound <= 64 && n > rules.digits.len() + 2 {
+        for vector in [false, simd::available()] {
+            if bound > 64 || n <= rules.digits.len() + 2 {
+                break;
+            }
             let mut small = narrow[..n].to_vec();
             let (mut rare, mut rare_values) = (rare.to_vec(), rare_values.clone());
-            // SAFETY: features detected; values below `bound` <= 64.
+            small_run(
+                rules,
+                split,
+                odd,
+                &mut small,
+                (&mut rare, &mut rare_values),
+                n + 1,
+                bound,
+                vector,
+            );
+            assert_eq!(
+                u32::from(small[n]),
+                scalar,
+                "the small-value loop differs (vector {vector})"
+            );
+            // The portable operations as compiled for any processor.
+            let mut small = narrow[..n].to_vec();
+            let (mut rare, mut rare_values) = (rare.to_vec(), rare_values.clone());
+            // SAFETY: the portable operations need no processor features.
             unsafe {
-                small_run(
+                small_run_with::<simd::Portable>(
                     rules,
                     split,
                     odd,
@@ -1974,7 +2056,7 @@ mod tests {
                     bound,
                 )
             };
-            assert_eq!(u32::from(small[n]), scalar, "the small-value loop differs");
+            assert_eq!(u32::from(small[n]), scalar, "the portable loop differs");
         }
         scalar
     }

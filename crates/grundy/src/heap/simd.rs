@@ -459,6 +459,124 @@ pub unsafe fn rare_set64(table: &[u16], rare: &[u32], values: &[u32], m: usize) 
     _mm512_reduce_or_epi64(bits) as u64
 }
 
+/// The word-set operations of the small-value loop (values below 64), for
+/// a processor with AVX-512 ([`Avx512`]) or any other ([`Portable`]): the
+/// loop is written once over this trait.
+pub trait SmallSets {
+    /// See [`rare_set64`]; same contract.
+    ///
+    /// # Safety
+    /// As [`rare_set64`] (the features only for [`Avx512`]).
+    unsafe fn rare_set(table: &[u16], rare: &[u32], values: &[u32], m: usize) -> u64;
+    /// See [`rare_span64`].
+    ///
+    /// # Safety
+    /// As [`rare_span64`].
+    unsafe fn rare_span(
+        table: &[u16],
+        rare: &[u32],
+        values: &[u32],
+        n: usize,
+        kmax: usize,
+        ks: u8,
+    ) -> u64;
+    /// See [`pair_set64`].
+    ///
+    /// # Safety
+    /// As [`pair_set64`].
+    unsafe fn pair_set(table: *const u16, m: usize, a: usize) -> u64;
+    /// See [`pair_sets64`].
+    ///
+    /// # Safety
+    /// As [`pair_sets64`].
+    unsafe fn pair_sets(table: *const u16, n: usize, ks: &[usize], a: usize) -> u64;
+}
+
+/// [`SmallSets`] with AVX-512F/BW (callers must have checked [`available`]).
+#[cfg(target_arch = "x86_64")]
+pub struct Avx512;
+
+#[cfg(target_arch = "x86_64")]
+impl SmallSets for Avx512 {
+    #[inline(always)]
+    unsafe fn rare_set(table: &[u16], rare: &[u32], values: &[u32], m: usize) -> u64 {
+        rare_set64(table, rare, values, m)
+    }
+    #[inline(always)]
+    unsafe fn rare_span(
+        table: &[u16],
+        rare: &[u32],
+        values: &[u32],
+        n: usize,
+        kmax: usize,
+        ks: u8,
+    ) -> u64 {
+        rare_span64(table, rare, values, n, kmax, ks)
+    }
+    #[inline(always)]
+    unsafe fn pair_set(table: *const u16, m: usize, a: usize) -> u64 {
+        pair_set64(table, m, a)
+    }
+    #[inline(always)]
+    unsafe fn pair_sets(table: *const u16, n: usize, ks: &[usize], a: usize) -> u64 {
+        pair_sets64(table, n, ks, a)
+    }
+}
+
+/// [`SmallSets`] in plain Rust, for any processor: the reference of the
+/// vector versions, and the fallback without AVX-512.
+pub struct Portable;
+
+/// `1 << v`, or 0 for values of 64 and more.
+#[inline(always)]
+fn bit(v: u32) -> u64 {
+    1u64.checked_shl(v).unwrap_or(0)
+}
+
+impl SmallSets for Portable {
+    #[inline(always)]
+    unsafe fn rare_set(table: &[u16], rare: &[u32], values: &[u32], m: usize) -> u64 {
+        rare.iter().zip(values).fold(0, |bits, (&r, &v)| {
+            bits | bit(v ^ u32::from(table[m - r as usize]))
+        })
+    }
+    #[inline(always)]
+    unsafe fn rare_span(
+        table: &[u16],
+        rare: &[u32],
+        values: &[u32],
+        n: usize,
+        kmax: usize,
+        ks: u8,
+    ) -> u64 {
+        let mut bits = 0;
+        for j in 0..4 {
+            if ks & (1 << j) != 0 {
+                bits |= Self::rare_set(table, rare, values, n - (kmax - j));
+            }
+        }
+        bits
+    }
+    #[inline(always)]
+    unsafe fn pair_set(table: *const u16, m: usize, a: usize) -> u64 {
+        // SAFETY: the caller guarantees a..a + 32 and m - a - 31..=m - a are readable.
+        let (up, down) = unsafe {
+            (
+                std::slice::from_raw_parts(table.add(a), 32),
+                std::slice::from_raw_parts(table.add(m - a - 31), 32),
+            )
+        };
+        up.iter()
+            .zip(down.iter().rev())
+            .fold(0, |bits, (x, y)| bits | bit(u32::from(x ^ y)))
+    }
+    #[inline(always)]
+    unsafe fn pair_sets(table: *const u16, n: usize, ks: &[usize], a: usize) -> u64 {
+        ks.iter()
+            .fold(0, |bits, &k| bits | Self::pair_set(table, n - k, a))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
