@@ -1876,6 +1876,7 @@ mod tests {
             n in 0usize..9000,
             two_threads in any::<bool>(),
             all_scalar in any::<bool>(),
+            small in any::<bool>(),
         ) {
             let mut digits = digits;
             digits.insert(0, 0);
@@ -1886,6 +1887,9 @@ mod tests {
                 engine.scalar_search();
             } else {
                 engine.scalar_search_only();
+            }
+            if !small {
+                engine.no_small_run();
             }
             let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
             prop_assert_eq!(engine.values().to_u32(), values(&digits, n, true));
@@ -1926,6 +1930,8 @@ mod tests {
             let rules = TakeBreak::new(&digits).unwrap();
             let mut engine = Engine::new(rules);
             engine.parallel_from(0);
+            // Small values would take the small-value loop instead.
+            engine.no_small_run();
             let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
             prop_assert_eq!(engine.values().to_u32(), values(&digits, n, true));
         }
@@ -2062,11 +2068,13 @@ mod tests {
     }
 
     #[test]
-    fn two_thread_blocks_survive_failed_guesses() {
-        // 0.6 and 0.007 (many rare heaps: guesses fail often) from early on.
+    fn two_thread_blocks_agree_on_known_games() {
+        // 0.6 and 0.007 (many rare heaps), 0.16 and Kayles from early on, and
+        // without the small-value loop, which would take the last two.
         for digits in [&[0u8, 6][..], &[0, 0, 0, 7], &[0, 1, 6], &[0, 7, 7]] {
             let mut engine = Engine::new(TakeBreak::new(digits).unwrap());
             engine.parallel_from(0);
+            engine.no_small_run();
             let _ = engine.extend_to(20_000, &mut |_| ControlFlow::Continue(()));
             assert_eq!(
                 engine.values().to_u32(),
