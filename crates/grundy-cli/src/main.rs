@@ -58,9 +58,10 @@ enum Command {
         /// Misère play: whoever moves last loses.
         #[arg(long)]
         misere: bool,
-        /// List at most this many winning moves.
-        #[arg(long, value_name = "N", default_value_t = 1000)]
-        max_moves: usize,
+        /// List at most this many winning moves (text lists 20 unless this
+        /// is given; --json lists up to 1000).
+        #[arg(long, value_name = "N")]
+        max_moves: Option<usize>,
         #[command(flatten)]
         limits: Limits,
     },
@@ -223,11 +224,12 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
         } => {
             let mut sum = spec::parse_sum(&sum, limits.settings())?;
             long_run::show_progress(&mut sum);
-            let analysis = grundy::misere::analyze(&mut sum, max_moves, limits.max_states)?;
+            let (find, shown) = move_limits(max_moves);
+            let analysis = grundy::misere::analyze(&mut sum, find, limits.max_states)?;
             if json {
                 output::misere_json(out, &sum, &analysis)
             } else {
-                output::misere_text(out, &sum, &analysis)
+                output::misere_text(out, &sum, &analysis, shown)
             }
             .map_err(io_error)
         }
@@ -252,11 +254,12 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
         } => {
             let mut sum = spec::parse_sum(&sum, limits.settings())?;
             long_run::show_progress(&mut sum);
-            let analysis = sum.analyze(max_moves)?;
+            let (find, shown) = move_limits(max_moves);
+            let analysis = sum.analyze(find)?;
             if json {
                 output::value_json(out, &sum, &analysis)
             } else {
-                output::value_text(out, &sum, &analysis)
+                output::value_text(out, &sum, &analysis, shown)
             }
             .map_err(io_error)
         }
@@ -318,6 +321,16 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             output::table(out, &table, json).map_err(io_error)
         }
         Command::Games => output::games(out).map_err(io_error),
+    }
+}
+
+/// How many winning moves to find, and how many text output lists:
+/// `--max-moves N` sets both; without it up to 1000 are found (all that JSON
+/// lists) and text shows the first [`output::TEXT_MOVES`], counting the rest.
+fn move_limits(max_moves: Option<usize>) -> (usize, usize) {
+    match max_moves {
+        Some(n) => (n, n),
+        None => (1000, output::TEXT_MOVES),
     }
 }
 

@@ -1,7 +1,7 @@
 //! Printing results as text, JSON and CSV, and errors as one clear line.
 
 use crate::{io_error, Failure};
-use grundy::sum::{Analysis, Sum};
+use grundy::sum::{Analysis, Sum, WinningMove};
 use grundy::{spec, Error, Value};
 use serde_json::{json, Value as Json};
 use std::io::{self, Write};
@@ -26,11 +26,16 @@ pub fn report_error(error: &Error) {
     }
 }
 
-/// Moves in JSON: `{"component": i, "from": "POS", "to": [...]}`.
-fn moves_json(moves: &[grundy::sum::WinningMove]) -> Vec<Json> {
+/// Moves in JSON: `{"component": i, "from": "POS", "to": [...]}`, positions
+/// written in their family's syntax.
+fn moves_json(sum: &Sum, moves: &[WinningMove]) -> Vec<Json> {
     moves
         .iter()
-        .map(|m| json!({"component": m.component, "from": m.from, "to": m.to}))
+        .map(|m| {
+            let family = sum.components()[m.component].family;
+            let to: Vec<String> = m.to.iter().map(|p| sum.format(family, p)).collect();
+            json!({"component": m.component, "from": sum.format(family, &m.from), "to": to})
+        })
         .collect()
 }
 
@@ -50,25 +55,89 @@ fn outcome(analysis: &Analysis) -> &'static str {
     }
 }
 
-fn show_parts(parts: &[String]) -> String {
-    if parts.is_empty() {
-        "(nothing)".to_string()
-    } else {
-        parts.join(" + ")
-    }
+/// How many moves text output lists when `--max-moves` is not given.
+pub const TEXT_MOVES: usize = 20;
+
+/// One move as text, the component named by its number in brackets:
+/// `[2] sub:1-3: 4 -> 2` (or the family's words: `[1] treblecross: mark cell 7`).
+fn move_line(sum: &Sum, m: &WinningMove) -> String {
+    let index = sum.components()[m.component].family;
+    let family = sum.family(index);
+    let what = match family.describe_move(&m.from, &m.to) {
+        Some(words) => words,
+        None => {
+            let to = if m.to.is_empty() {
+                "(nothing)".to_string()
+            } else {
+                let parts: Vec<String> = m.to.iter().map(|p| family.format(p)).collect();
+                parts.join(" + ")
+            };
+            format!("{} -> {to}", family.format(&m.from))
+        }
+    };
+    format!("  [{}] {}: {what}", m.component + 1, family.spec())
 }
 
-/// `grundy value` as text.
-pub fn value_text(out: &mut impl Write, sum: &Sum, analysis: &Analysis) -> io::Result<()> {
-    let components = sum.components();
-    let labels: Vec<String> = components
+/// Lists moves, at most `shown` of them, and says how many more there are
+/// (`found` were computed; `cut` if the computation itself stopped early).
+fn move_list(
+    out: &mut impl Write,
+    sum: &Sum,
+    moves: &[WinningMove],
+    shown: usize,
+    cut: bool,
+) -> io::Result<()> {
+    for m in moves.iter().take(shown) {
+        writeln!(out, "{}", move_line(sum, m))?;
+    }
+    let rest = moves.len().saturating_sub(shown);
+    if rest > 0 || cut {
+        let at_least = if cut { "at least " } else { "" };
+        writeln!(
+            out,
+            "  ... and {at_least}{} more (--max-moves N to list more, or --json for all)",
+            rest.max(1)
+        )?;
+    }
+    Ok(())
+}
+
+/// The components, numbered as moves refer to them: `[1] sub:1-3 3  grundy 3`.
+fn component_lines(
+    out: &mut impl Write,
+    sum: &Sum,
+    extra: &mut dyn FnMut(usize) -> String,
+) -> io::Result<()> {
+    let labels: Vec<String> = sum
+        .components()
         .iter()
-        .map(|c| format!("{} {}", sum.family(c.family).spec(), c.position))
+        .map(|c| {
+            format!(
+                "{} {}",
+                sum.family(c.family).spec(),
+                sum.format(c.family, &c.position)
+            )
+        })
         .collect();
     let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-    for (index, (label, value)) in labels.iter().zip(&analysis.values).enumerate() {
-        writeln!(out, "{:>3}. {label:<width$}  grundy {value}", index + 1)?;
+    let digits = labels.len().to_string().len();
+    for (index, label) in labels.iter().enumerate() {
+        let tag = format!("[{}]", index + 1);
+        let more = extra(index);
+        let line = format!("{tag:>w$} {label:<width$}  {more}", w = digits + 2);
+        writeln!(out, "{}", line.trim_end())?;
     }
+    Ok(())
+}
+
+/// `grundy value` as text; `shown` is how many moves to list.
+pub fn value_text(
+    out: &mut impl Write,
+    sum: &Sum,
+    analysis: &Analysis,
+    shown: usize,
+) -> io::Result<()> {
+    component_lines(out, sum, &mut |i| format!("grundy {}", analysis.values[i]))?;
     writeln!(out, "nim-sum {}: {}", analysis.nim_sum, outcome(analysis))?;
     let count = analysis.winning_moves.len();
     if analysis.winner == grundy::sum::Winner::Draw {
@@ -76,17 +145,7 @@ pub fn value_text(out: &mut impl Write, sum: &Sum, analysis: &Analysis) -> io::R
             writeln!(out, "no move keeps the draw")?;
         } else {
             writeln!(out, "moves that keep the draw:")?;
-            for m in &analysis.drawing_moves {
-                let family = sum.family(components[m.component].family);
-                writeln!(
-                    out,
-                    "  {}. {}: {} -> {}",
-                    m.component + 1,
-                    family.spec(),
-                    m.from,
-                    show_parts(&m.to)
-                )?;
-            }
+            move_list(out, sum, &analysis.drawing_moves, shown, false)?;
         }
         return Ok(());
     }
@@ -96,29 +155,10 @@ pub fn value_text(out: &mut impl Write, sum: &Sum, analysis: &Analysis) -> io::R
         }
         (_, 0) => {}
         _ => {
-            let more = if analysis.truncated {
-                " (list cut short; raise --max-moves)"
-            } else {
-                ""
-            };
             let noun = if count == 1 { "move" } else { "moves" };
-            writeln!(out, "{count} winning {noun}{more}:")?;
-            for m in &analysis.winning_moves {
-                let family = sum.family(components[m.component].family);
-                match family.describe_move(&m.from, &m.to) {
-                    Some(words) => {
-                        writeln!(out, "  {}. {}: {words}", m.component + 1, family.spec())?
-                    }
-                    None => writeln!(
-                        out,
-                        "  {}. {}: {} -> {}",
-                        m.component + 1,
-                        family.spec(),
-                        m.from,
-                        show_parts(&m.to)
-                    )?,
-                }
-            }
+            let plus = if analysis.truncated { "+" } else { "" };
+            writeln!(out, "{count}{plus} winning {noun}:")?;
+            move_list(out, sum, &analysis.winning_moves, shown, analysis.truncated)?;
         }
     }
     Ok(())
@@ -133,7 +173,7 @@ pub fn value_json_object(sum: &Sum, analysis: &Analysis) -> Json {
         .map(|(c, v)| {
             json!({
                 "game": sum.family(c.family).spec(),
-                "position": c.position,
+                "position": sum.format(c.family, &c.position),
                 "grundy": json_value(v),
             })
         })
@@ -142,9 +182,9 @@ pub fn value_json_object(sum: &Sum, analysis: &Analysis) -> Json {
         "components": components,
         "nim_sum": json_value(&analysis.nim_sum),
         "winner": analysis.winner.as_str(),
-        "winning_moves": moves_json(&analysis.winning_moves),
+        "winning_moves": moves_json(sum, &analysis.winning_moves),
         "winning_moves_truncated": analysis.truncated,
-        "drawing_moves": moves_json(&analysis.drawing_moves),
+        "drawing_moves": moves_json(sum, &analysis.drawing_moves),
     })
 }
 
@@ -471,21 +511,15 @@ pub fn misere_text(
     out: &mut impl Write,
     sum: &Sum,
     analysis: &grundy::misere::MisereAnalysis,
+    shown: usize,
 ) -> io::Result<()> {
-    for (index, c) in sum.components().iter().enumerate() {
-        let genus = analysis
+    component_lines(out, sum, &mut |i| {
+        analysis
             .genera
-            .get(index)
-            .map(|g| format!("  genus {g}"))
-            .unwrap_or_default();
-        writeln!(
-            out,
-            "{:>3}. {} {}{genus}",
-            index + 1,
-            sum.family(c.family).spec(),
-            c.position
-        )?;
-    }
+            .get(i)
+            .map(|g| format!("genus {g}"))
+            .unwrap_or_default()
+    })?;
     let who = match analysis.winner {
         grundy::sum::Winner::First => "first player wins",
         grundy::sum::Winner::Second => "second player wins",
@@ -502,24 +536,11 @@ pub fn misere_text(
         }
         return Ok(());
     }
-    let more = if analysis.truncated {
-        " (list cut short; raise --max-moves)"
-    } else {
-        ""
-    };
-    writeln!(out, "{} winning moves{more}:", analysis.winning_moves.len())?;
-    for m in &analysis.winning_moves {
-        let family = sum.family(sum.components()[m.component].family);
-        writeln!(
-            out,
-            "  {}. {}: {} -> {}",
-            m.component + 1,
-            family.spec(),
-            m.from,
-            show_parts(&m.to)
-        )?;
-    }
-    Ok(())
+    let count = analysis.winning_moves.len();
+    let noun = if count == 1 { "move" } else { "moves" };
+    let plus = if analysis.truncated { "+" } else { "" };
+    writeln!(out, "{count}{plus} winning {noun}:")?;
+    move_list(out, sum, &analysis.winning_moves, shown, analysis.truncated)
 }
 
 /// `grundy value --misere --json`.
@@ -533,7 +554,10 @@ pub fn misere_json(
         .iter()
         .enumerate()
         .map(|(index, c)| {
-            let mut entry = json!({"game": sum.family(c.family).spec(), "position": c.position});
+            let mut entry = json!({
+                "game": sum.family(c.family).spec(),
+                "position": sum.format(c.family, &c.position),
+            });
             if let Some(genus) = analysis.genera.get(index) {
                 entry["genus"] = json!(genus);
             }
@@ -545,7 +569,7 @@ pub fn misere_json(
         "method": analysis.method,
         "components": components,
         "winner": analysis.winner.as_str(),
-        "winning_moves": moves_json(&analysis.winning_moves),
+        "winning_moves": moves_json(sum, &analysis.winning_moves),
         "winning_moves_truncated": analysis.truncated,
     });
     writeln!(out, "{object}")

@@ -33,13 +33,16 @@ enum Turn {
 fn positions(sum: &Sum) -> String {
     sum.components()
         .iter()
-        .map(|c| c.position.clone())
+        .map(|c| sum.format(c.family, &c.position))
         .collect::<Vec<_>>()
         .join(" ")
 }
 
-fn describe(mv: &SumMove) -> String {
-    format!("{}:{}", mv.component + 1, mv.to.join("+"))
+/// A move as the person would type it: `2:3`, `1:2+5`, `3:`.
+fn describe(sum: &Sum, mv: &SumMove) -> String {
+    let family = sum.components()[mv.component].family;
+    let parts: Vec<String> = mv.to.iter().map(|p| sum.format(family, p)).collect();
+    format!("{}:{}", mv.component + 1, parts.join("+"))
 }
 
 fn board(out: &mut impl Write, sum: &Sum) -> std::io::Result<()> {
@@ -82,43 +85,89 @@ fn parse_move(sum: &mut Sum, text: &str) -> Result<SumMove, String> {
     };
     let component = sum.components()[index].clone();
     let family = sum.family_mut(component.family);
-    let parts = match family.shorthand(&component.position, result) {
-        Some(parts) => parts,
-        None if result.trim().is_empty() => vec![],
-        None => {
-            let mut parts = Vec::new();
-            for part in result.split('+') {
-                let part = part.trim();
-                let normal = family.normalize(part).map_err(|e| format!("{part}: {e}"))?;
-                if !(family.is_heap_game() && normal == "0") {
-                    parts.push(normal);
-                }
-            }
-            parts
-        }
-    };
     let legal = family
         .moves(&component.position)
         .map_err(|e| e.to_string())?;
-    let mut wanted = parts.clone();
-    wanted.sort();
-    for m in legal {
-        let mut to = m.to.clone();
-        to.sort();
-        if to == wanted {
-            return Ok(SumMove {
-                component: index,
-                to: m.to,
-            });
+    let found = |wanted: &mut Vec<grundy::Position>| {
+        wanted.sort();
+        legal.iter().find(|m| {
+            let mut to = m.to.clone();
+            to.sort();
+            to == *wanted
+        })
+    };
+    let chosen = |m: &grundy::family::Move| SumMove {
+        component: index,
+        to: m.to.clone(),
+    };
+    // The parts as typed, without empty heaps (`1:0` empties a heap).
+    let typed: Vec<&str> = result
+        .split('+')
+        .map(str::trim)
+        .filter(|p| !(p.is_empty() || family.is_heap_game() && *p == "0"))
+        .collect();
+    // First as the moves are written (`position:` lines, hints), so that a
+    // position is never read back through a game's own parsing of text...
+    let mut sorted_typed = typed.clone();
+    sorted_typed.sort_unstable();
+    for m in &legal {
+        let mut written: Vec<String> = m.to.iter().map(|p| family.format(p)).collect();
+        written.sort_unstable();
+        if written == sorted_typed {
+            return Ok(chosen(m));
         }
     }
+    // ... then a shorthand (a Treblecross cell number), then as a person
+    // writes a new position.
+    if let Some(mut parts) = family.shorthand(&component.position, result) {
+        if let Some(m) = found(&mut parts) {
+            return Ok(chosen(m));
+        }
+    }
+    let mut parts = Vec::new();
+    let mut unreadable = None;
+    for part in &typed {
+        match family.parse(part) {
+            Ok(position) if family.is_heap_game() && position.as_u64() == Some(0) => {}
+            Ok(position) => parts.push(position),
+            Err(e) => {
+                // A malformed position is worth explaining; a script's own
+                // failure to read it is not (the legal moves say enough).
+                let detail = matches!(e, grundy::Error::Syntax { .. });
+                unreadable = Some(detail.then(|| format!("{part}: {e}")));
+                break;
+            }
+        }
+    }
+    if unreadable.is_none() {
+        if let Some(m) = found(&mut parts) {
+            return Ok(chosen(m));
+        }
+    }
+    // Not a legal move: say so, and show some that are.
+    let some: Vec<String> = legal
+        .iter()
+        .take(8)
+        .map(|m| {
+            let to: Vec<String> = m.to.iter().map(|p| family.format(p)).collect();
+            format!("{}:{}", index + 1, to.join("+"))
+        })
+        .collect();
+    let more = if legal.len() > some.len() { " ..." } else { "" };
+    let why = match (unreadable, legal.is_empty()) {
+        (_, true) => "; this component has no moves left".to_string(),
+        (Some(Some(e)), false) if parts.is_empty() && typed.len() == 1 => {
+            format!(" ({e}); legal moves here: {}{more}", some.join(" "))
+        }
+        _ => format!("; legal moves here: {}{more}", some.join(" ")),
+    };
     Err(format!(
-        "{} -> {} is not a legal move in {}",
-        component.position,
-        if parts.is_empty() {
+        "{} -> {} is not a legal move in {}{why}",
+        family.format(&component.position),
+        if typed.is_empty() {
             "(nothing)".to_string()
         } else {
-            parts.join("+")
+            typed.join("+")
         },
         family.spec()
     ))
@@ -171,7 +220,7 @@ pub fn run(
         let chosen = match turn {
             Turn::Computer => {
                 let mv = choose_move(sum, misere, max_states)?.expect("a legal move exists");
-                writeln!(out, "computer plays {}", describe(&mv)).map_err(io_error)?;
+                writeln!(out, "computer plays {}", describe(sum, &mv)).map_err(io_error)?;
                 mv
             }
             Turn::Person => {
@@ -196,13 +245,13 @@ pub fn run(
                         match (winner, winning.is_empty()) {
                             (Winner::First, false) => {
                                 let list: Vec<String> =
-                                    winning.iter().take(20).map(describe).collect();
+                                    winning.iter().take(20).map(|m| describe(sum, m)).collect();
                                 writeln!(out, "hint: winning moves: {}", list.join(" "))
                                     .map_err(io_error)?
                             }
                             (Winner::Draw, _) if !drawing.is_empty() => {
                                 let list: Vec<String> =
-                                    drawing.iter().take(20).map(describe).collect();
+                                    drawing.iter().take(20).map(|m| describe(sum, m)).collect();
                                 writeln!(
                                     out,
                                     "hint: no winning move; these keep the draw: {}",

@@ -123,6 +123,41 @@ fn move_lists_can_be_cut() {
 }
 
 #[test]
+fn text_lists_twenty_moves_and_counts_the_rest() {
+    // A heap of 10^21 of Dawson's Kayles has 1000+ winning splits.
+    let text = stdout(&["value", "0.07", "1000000000000000000000"]);
+    assert!(text.contains("1000+ winning moves:"), "{text}");
+    let listed = text
+        .lines()
+        .filter(|l| l.starts_with("  [1] 0.07: "))
+        .count();
+    assert_eq!(listed, 20, "{text}");
+    assert!(
+        text.contains("... and at least 980 more (--max-moves N to list more, or --json for all)"),
+        "{text}"
+    );
+    // --max-moves sets how many are listed; JSON keeps its contract.
+    let text = stdout(&["value", "nim", "7", "7", "7", "--max-moves", "2"]);
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("  [")).count(),
+        2,
+        "{text}"
+    );
+    assert!(text.contains("2+ winning moves:"), "{text}");
+    assert!(text.contains("and at least 1 more"), "{text}");
+    let v = json(&["value", "0.07", "1000000000000000000000", "--json"]);
+    assert_eq!(v["winning_moves"].as_array().unwrap().len(), 1000);
+    assert_eq!(v["winning_moves_truncated"], true);
+    // Components are tagged [i], as the moves name them.
+    let text = stdout(&["value", "sub:1,2,3", "3", "+", "nim", "4"]);
+    assert!(
+        text.starts_with("[1] sub:1-3 3  grundy 3\n[2] nim 4"),
+        "{text}"
+    );
+    assert!(text.contains("  [2] nim: 4 -> 3"), "{text}");
+}
+
+#[test]
 fn sequences_in_three_formats() {
     let v = json(&["seq", "sub:1,2,3", "--to", "9", "--json"]);
     assert_eq!(

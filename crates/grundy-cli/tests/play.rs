@@ -42,7 +42,7 @@ fn play_randomly(args: &[&str], misere: bool, seed: u64) -> String {
                 .split_whitespace()
                 .map(|p| Component {
                     family: 0,
-                    position: p.to_string(),
+                    position: sum.family(0).parse(p).unwrap(),
                 })
                 .collect();
             sum.set_components(components);
@@ -51,7 +51,8 @@ fn play_randomly(args: &[&str], misere: bool, seed: u64) -> String {
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             let mv = &moves[(state >> 33) as usize % moves.len()];
-            writeln!(stdin, "{}:{}", mv.component + 1, mv.to.join("+")).unwrap();
+            let to: Vec<String> = mv.to.iter().map(|p| sum.format(0, p)).collect();
+            writeln!(stdin, "{}:{}", mv.component + 1, to.join("+")).unwrap();
             stdin.flush().unwrap();
         } else if let Some(winner) = line.strip_prefix("winner:") {
             drop(stdin);

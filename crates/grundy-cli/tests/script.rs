@@ -21,7 +21,11 @@ fn divide_matches_the_built_in() {
     let (mut script, mut builtin) = (family(&example("divide.rhai")), family("div:2,3,6"));
     for n in (0..2000).chain([10u64.pow(12), 10u64.pow(18)]) {
         let n = n.to_string();
-        assert_eq!(script.value(&n).unwrap(), builtin.value(&n).unwrap(), "{n}");
+        assert_eq!(
+            script.value(&script.parse(&n).unwrap()).unwrap(),
+            builtin.value(&builtin.parse(&n).unwrap()).unwrap(),
+            "{n}"
+        );
     }
 }
 
@@ -32,8 +36,8 @@ fn knight_matches_the_built_in() {
         for c in 0..8 {
             let square = format!("{r},{c}");
             assert_eq!(
-                script.value(&square).unwrap(),
-                builtin.value(&square).unwrap(),
+                script.value(&script.parse(&square).unwrap()).unwrap(),
+                builtin.value(&builtin.parse(&square).unwrap()).unwrap(),
                 "{square}"
             );
         }
@@ -47,8 +51,8 @@ fn chocolate_matches_the_built_in() {
         for c in 1..=7 {
             let bar = format!("{r}x{c}");
             assert_eq!(
-                script.value(&bar).unwrap(),
-                builtin.value(&bar).unwrap(),
+                script.value(&script.parse(&bar).unwrap()).unwrap(),
+                builtin.value(&builtin.parse(&bar).unwrap()).unwrap(),
                 "{bar}"
             );
         }
@@ -69,8 +73,18 @@ fn treblecross_outcomes_match_the_built_in() {
             if row.contains("XXX") {
                 continue;
             }
-            let first_wins = !script.value(&row).unwrap().is_zero();
-            assert_eq!(first_wins, !builtin.value(&row).unwrap().is_zero(), "{row}");
+            let first_wins = !script
+                .value(&script.parse(&row).unwrap())
+                .unwrap()
+                .is_zero();
+            assert_eq!(
+                first_wins,
+                !builtin
+                    .value(&builtin.parse(&row).unwrap())
+                    .unwrap()
+                    .is_zero(),
+                "{row}"
+            );
         }
     }
 }
@@ -80,7 +94,11 @@ fn kayles_matches_the_octal_game() {
     let (mut script, mut builtin) = (family(&example("kayles.rhai")), family("0.77"));
     for n in 0..80 {
         let n = n.to_string();
-        assert_eq!(script.value(&n).unwrap(), builtin.value(&n).unwrap(), "{n}");
+        assert_eq!(
+            script.value(&script.parse(&n).unwrap()).unwrap(),
+            builtin.value(&builtin.parse(&n).unwrap()).unwrap(),
+            "{n}"
+        );
     }
 }
 
@@ -174,4 +192,54 @@ fn bad_scripts_are_one_line() {
             "{name}: {err}"
         );
     }
+}
+
+fn grundy(args: &[&str], input: &str) -> String {
+    let out = Command::cargo_bin("grundy")
+        .unwrap()
+        .args(args)
+        .write_stdin(input)
+        .assert()
+        .success();
+    String::from_utf8(out.get_output().stdout.clone()).unwrap()
+}
+
+/// Codeforces 768E "Game of Stones" (examples/stones.rhai): its own `parse`
+/// turns the typed `5` into `[5, 0]`, and the engine never hands its own
+/// writing of a position (`5,0`) back to that `parse`.
+#[test]
+fn a_script_with_its_own_parse_works_everywhere() {
+    let stones = example("stones.rhai");
+    // The problem's official samples: Jon moves second and wins ("YES")
+    // exactly when the second player wins. Sample 1: one pile of 5 -> NO.
+    let v: serde_json::Value =
+        serde_json::from_str(&grundy(&["value", &stones, "5", "--json"], "")).unwrap();
+    assert_eq!(v["winner"], "first");
+    assert_eq!(v["components"][0]["position"], "5,0");
+    assert_eq!(v["winning_moves"][0]["from"], "5,0");
+    assert_eq!(v["winning_moves"][0]["to"][0], "0,32");
+    // Sample 2: piles 1 and 2 -> YES.
+    let v: serde_json::Value =
+        serde_json::from_str(&grundy(&["value", &stones, "1", "2", "--json"], "")).unwrap();
+    assert_eq!(v["winner"], "second");
+    // Text, and sums with built-in families.
+    let text = grundy(&["value", &stones, "5", "+", "nim", "2"], "");
+    assert!(text.contains("5,0  grundy 2"), "{text}");
+    assert!(text.contains("second player wins"), "{text}");
+    // seq: heap n is what a person gets by typing n; the values are the
+    // known answer, the largest k with 1 + ... + k <= n.
+    let text = grundy(&["seq", &stones, "--to", "15", "--csv"], "");
+    let values: Vec<u64> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(values, [0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 5]);
+    // play: the position line, moves typed as the line writes them, a hint,
+    // and a move that is not legal explained with the legal ones.
+    let text = grundy(&["play", &stones, "5"], "1:3,8\nhint\n1:0,32\n");
+    assert!(text.contains("position: 5,0"), "{text}");
+    assert!(text.contains("legal moves here: 1:4,2 1:3,4"), "{text}");
+    assert!(text.contains("hint: winning moves: 1:0,32"), "{text}");
+    assert!(text.contains("winner: you"), "{text}");
 }

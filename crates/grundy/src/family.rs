@@ -2,16 +2,19 @@
 //! heaps, subtraction games and knights, and the command line can treat them
 //! alike.
 //!
-//! Positions cross this boundary as text in command-line syntax: that is what
-//! users type and what JSON reports, and it lets families keep whatever typed
-//! representation suits their engine. Adapters turn a typed [`Game`] (solved by
-//! the sparse [`Solver`]) or a [`HeapGame`] (solved by a dense [`HeapTable`])
-//! into a [`Family`].
+//! Positions cross this boundary as [`Position`] values. A family reads text
+//! only where a person typed it ([`Family::parse`]) and writes text only to
+//! show it ([`Family::format`]); everything between (values, moves, sums,
+//! search, play) passes the values themselves, so a family's reading of text
+//! is never applied to the engine's own writing. Adapters turn a typed
+//! [`Game`] (solved by the sparse [`Solver`]) or a [`HeapGame`] (solved by a
+//! dense [`HeapTable`]) into a [`Family`].
 
 use crate::error::{Error, Result};
 use crate::game::{Parts, Syntax};
 use crate::heap::{HeapGame, HeapTable};
 use crate::nimber::Value;
+use crate::position::{AsPosition, Position};
 use crate::solve::{SolveError, Solver};
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
@@ -47,8 +50,8 @@ pub struct LongRun {
 /// A move of one component: what it leaves, and the value of what it leaves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Move {
-    /// The positions left, in command-line syntax (empty: nothing is left).
-    pub to: Vec<String>,
+    /// The positions left (empty: nothing is left).
+    pub to: Vec<Position>,
     /// The Grundy value of the sum of `to`.
     pub value: Value,
 }
@@ -58,19 +61,26 @@ pub trait Family {
     /// The family's spec in canonical form, e.g. `sub:1,2,3`.
     fn spec(&self) -> String;
 
-    /// Parses a position and writes it back in canonical syntax.
-    fn normalize(&self, position: &str) -> Result<String>;
+    /// Reads a position that a person typed, in command-line syntax, and
+    /// checks it is one of this family's.
+    fn parse(&self, text: &str) -> Result<Position>;
+
+    /// Writes a position in command-line syntax, to be shown (text output,
+    /// JSON). The default is [`Position`]'s plain form (`7`, `3,4`, `..X`).
+    fn format(&self, position: &Position) -> String {
+        position.to_string()
+    }
 
     /// The Grundy value of a position.
-    fn value(&mut self, position: &str) -> Result<Value>;
+    fn value(&mut self, position: &Position) -> Result<Value>;
 
     /// Every move from a position, without repeats, in a stable order.
-    fn moves(&mut self, position: &str) -> Result<Vec<Move>>;
+    fn moves(&mut self, position: &Position) -> Result<Vec<Move>>;
 
     /// The moves whose result has value `target`, at most `limit` of them.
     ///
     /// Families with too many moves to list (a Nim heap of 2^90) override this.
-    fn moves_to(&mut self, position: &str, target: &Value, limit: usize) -> Result<Vec<Move>> {
+    fn moves_to(&mut self, position: &Position, target: &Value, limit: usize) -> Result<Vec<Move>> {
         Ok(self
             .moves(position)?
             .into_iter()
@@ -90,34 +100,34 @@ pub trait Family {
     /// The moves that win the whole game at once from this position (a
     /// Treblecross row where three in a row can be completed): asked only of
     /// positions whose value is [`Value::Win`].
-    fn immediate_wins(&mut self, position: &str) -> Result<Vec<Move>> {
+    fn immediate_wins(&mut self, position: &Position) -> Result<Vec<Move>> {
         let _ = position;
         Ok(vec![])
     }
 
     /// The position drawn for a person (`grundy play`): a row of stones, a
     /// board. The default is the position's text.
-    fn show(&self, position: &str) -> String {
-        position.to_string()
+    fn show(&self, position: &Position) -> String {
+        self.format(position)
     }
 
     /// Whether reaching this position ends the whole game at once, the mover
     /// winning (three in a row in Treblecross).
-    fn ends_game(&self, position: &str) -> bool {
+    fn ends_game(&self, position: &Position) -> bool {
         let _ = position;
         false
     }
 
     /// A shorthand for a move that people expect (a cell number in
     /// Treblecross): the parts it leaves, or `None` if `text` is not one.
-    fn shorthand(&self, position: &str, text: &str) -> Option<Vec<String>> {
+    fn shorthand(&self, position: &Position, text: &str) -> Option<Vec<Position>> {
         let _ = (position, text);
         None
     }
 
     /// How to describe a move in words, when the position left is not the
     /// clearest description (Treblecross: "mark cell 7").
-    fn describe_move(&self, from: &str, to: &[String]) -> Option<String> {
+    fn describe_move(&self, from: &Position, to: &[Position]) -> Option<String> {
         let _ = (from, to);
         None
     }
@@ -166,7 +176,7 @@ pub trait Family {
             )));
         }
         for n in from..=to {
-            let value = self.value(&n.to_string())?;
+            let value = self.value(&Position::from(n))?;
             let value = value.as_u64().ok_or_else(|| {
                 Error::TooLarge(format!("the value of heap {n} is not a machine word"))
             })?;
@@ -200,13 +210,19 @@ pub fn dedupe_moves(moves: Vec<Move>) -> Vec<Move> {
 }
 
 /// A [`Game`](crate::game::Game) solved by the sparse memo, as a [`Family`].
-pub struct GameFamily<G: Syntax> {
+pub struct GameFamily<G: Syntax>
+where
+    G::Position: AsPosition,
+{
     spec: String,
     solver: Solver<G>,
     heap_positions: bool,
 }
 
-impl<G: Syntax> GameFamily<G> {
+impl<G: Syntax> GameFamily<G>
+where
+    G::Position: AsPosition,
+{
     /// The game being solved.
     pub fn game(&self) -> &G {
         self.solver.game()
@@ -220,38 +236,56 @@ impl<G: Syntax> GameFamily<G> {
             heap_positions,
         }
     }
+
+    /// The game's own form of `position`, or an error naming it.
+    pub fn typed(&self, position: &Position) -> Result<G::Position> {
+        G::Position::from_position(position).ok_or_else(|| {
+            Error::invalid(format!(
+                "{position} is not a position of {} (it has the wrong shape)",
+                self.spec
+            ))
+        })
+    }
 }
 
-impl<G: Syntax> Family for GameFamily<G> {
+impl<G: Syntax> Family for GameFamily<G>
+where
+    G::Position: AsPosition,
+{
     fn spec(&self) -> String {
         self.spec.clone()
     }
 
-    fn normalize(&self, position: &str) -> Result<String> {
-        let game = self.solver.game();
-        Ok(game.format_position(&game.parse_position(position)?))
+    fn parse(&self, text: &str) -> Result<Position> {
+        Ok(self.solver.game().parse_position(text)?.to_position())
     }
 
-    fn value(&mut self, position: &str) -> Result<Value> {
-        let position = self.solver.game().parse_position(position)?;
+    fn format(&self, position: &Position) -> String {
+        match G::Position::from_position(position) {
+            Some(typed) => self.solver.game().format_position(&typed),
+            None => position.to_string(),
+        }
+    }
+
+    fn value(&mut self, position: &Position) -> Result<Value> {
+        let position = self.typed(position)?;
         match self.solver.value(&position) {
             Ok(v) => Ok(Value::finite(v)),
             Err(e) => Err(solve_error(self.solver.game(), e)),
         }
     }
 
-    fn moves(&mut self, position: &str) -> Result<Vec<Move>> {
-        let position = self.solver.game().parse_position(position)?;
+    fn moves(&mut self, position: &Position) -> Result<Vec<Move>> {
+        let position = self.typed(position)?;
         let options = match self.solver.options_with_values(&position) {
             Ok(options) => options,
             Err(e) => return Err(solve_error(self.solver.game(), e)),
         };
-        let game = self.solver.game();
         Ok(dedupe_moves(
             options
                 .into_iter()
                 .map(|(parts, value)| Move {
-                    to: parts.iter().map(|p| game.format_position(p)).collect(),
+                    to: parts.iter().map(AsPosition::to_position).collect(),
                     value: Value::finite(value),
                 })
                 .collect(),
@@ -273,7 +307,7 @@ impl<G: Syntax> Family for GameFamily<G> {
         let len = max.clamp(1, 1 << 16);
         let mut values = Vec::with_capacity(len as usize);
         for n in 0..len {
-            match self.value(&n.to_string())?.as_u64() {
+            match self.value(&Position::from(n))?.as_u64() {
                 Some(v) if v <= u32::MAX as u64 => values.push(v as u32),
                 _ => return Err(Error::invalid("values too large to look for a period")),
             }
@@ -293,6 +327,15 @@ impl<G: Syntax> Family for GameFamily<G> {
             checked_to: len - 1,
         })
     }
+}
+
+/// The heap size a position stands for, or an error for any other shape.
+pub fn heap_of(position: &Position, spec: &str) -> Result<BigUint> {
+    position.as_biguint().ok_or_else(|| {
+        Error::invalid(format!(
+            "{position} is not a position of {spec}: positions are heap sizes (non-negative integers)"
+        ))
+    })
 }
 
 /// Reads a heap size: a non-negative integer of any size.
@@ -544,9 +587,9 @@ impl<H: HeapGame> HeapFamily<H> {
 }
 
 /// A heap drawn as a row of stones, when it is small enough to count.
-pub fn show_heap(position: &str) -> String {
-    match position.parse::<usize>() {
-        Ok(n) if n <= 40 => format!("{n:>3} {}", "o".repeat(n)),
+pub fn show_heap(position: &Position) -> String {
+    match position.as_u64() {
+        Some(n) if n <= 40 => format!("{n:>3} {}", "o".repeat(n as usize)),
         _ => format!("{position} stones"),
     }
 }
@@ -556,7 +599,7 @@ impl<H: HeapGame> Family for HeapFamily<H> {
         self.spec.clone()
     }
 
-    fn show(&self, position: &str) -> String {
+    fn show(&self, position: &Position) -> String {
         show_heap(position)
     }
 
@@ -587,17 +630,17 @@ impl<H: HeapGame> Family for HeapFamily<H> {
         Ok(heaps.len())
     }
 
-    fn normalize(&self, position: &str) -> Result<String> {
-        Ok(parse_heap(position)?.to_string())
+    fn parse(&self, text: &str) -> Result<Position> {
+        Ok(Position::heap(parse_heap(text)?))
     }
 
-    fn value(&mut self, position: &str) -> Result<Value> {
-        let n = parse_heap(position)?;
+    fn value(&mut self, position: &Position) -> Result<Value> {
+        let n = heap_of(position, &self.spec)?;
         Ok(Value::finite(self.lookup(&n)?))
     }
 
-    fn moves(&mut self, position: &str) -> Result<Vec<Move>> {
-        let big = parse_heap(position)?;
+    fn moves(&mut self, position: &Position) -> Result<Vec<Move>> {
+        let big = heap_of(position, &self.spec)?;
         // Looking the value up first also checks the heap is within reach.
         self.lookup(&big)?;
         let Some(n) = big.to_u64().filter(|n| *n <= MAX_LISTED_OPTIONS) else {
@@ -614,7 +657,7 @@ impl<H: HeapGame> Family for HeapFamily<H> {
                     value ^= self.lookup(part)?;
                 }
                 moves.push(Move {
-                    to: parts.iter().map(|h| h.to_string()).collect(),
+                    to: parts.into_iter().map(Position::heap).collect(),
                     value: Value::finite(value),
                 });
             }
@@ -628,15 +671,15 @@ impl<H: HeapGame> Family for HeapFamily<H> {
             parts.sort_unstable_by(|a, b| b.cmp(a));
             let value = self.heap_value(&parts)?;
             moves.push(Move {
-                to: parts.iter().map(|h| h.to_string()).collect(),
+                to: parts.iter().map(|h| Position::from(*h)).collect(),
                 value: Value::finite(value),
             });
         }
         Ok(dedupe_moves(moves))
     }
 
-    fn moves_to(&mut self, position: &str, target: &Value, limit: usize) -> Result<Vec<Move>> {
-        let n = parse_heap(position)?;
+    fn moves_to(&mut self, position: &Position, target: &Value, limit: usize) -> Result<Vec<Move>> {
+        let n = heap_of(position, &self.spec)?;
         let listable = n.to_u64().is_some_and(|n| n <= MAX_LISTED_OPTIONS)
             || self.game.big_options(&n).is_some();
         if listable {
@@ -661,7 +704,7 @@ impl<H: HeapGame> Family for HeapFamily<H> {
                 found
                     .into_iter()
                     .map(|to| Move {
-                        to,
+                        to: to.into_iter().map(Position::heap).collect(),
                         value: Value::finite(target),
                     })
                     .collect()

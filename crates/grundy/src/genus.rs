@@ -157,12 +157,12 @@ pub fn tame_class(genus: &Genus) -> Option<Class> {
         .find(|c| c.genus() == *genus)
 }
 
-type Key = (usize, String);
+type Key = (usize, crate::position::Position);
 
 /// The classes of positions met so far, for one sum's families.
 struct Tameness {
     classes: HashMap<Key, Class>,
-    moves: HashMap<Key, Rc<Vec<Vec<String>>>>,
+    moves: HashMap<Key, Rc<Vec<Vec<crate::position::Position>>>>,
     /// The tame class (if any) of each set of option classes seen.
     by_options: HashMap<BTreeSet<Class>, Option<Class>>,
     /// The most positions to examine before giving up.
@@ -187,7 +187,7 @@ impl Tameness {
         &mut self,
         sum: &mut Sum,
         key: &Key,
-    ) -> Result<std::result::Result<Rc<Vec<Vec<String>>>, Untamed>> {
+    ) -> Result<std::result::Result<Rc<Vec<Vec<crate::position::Position>>>, Untamed>> {
         if let Some(m) = self.moves.get(key) {
             return Ok(Ok(m.clone()));
         }
@@ -211,7 +211,7 @@ impl Tameness {
     fn class(&mut self, sum: &mut Sum, root: Key) -> Result<std::result::Result<Class, Untamed>> {
         struct Frame {
             key: Key,
-            moves: Rc<Vec<Vec<String>>>,
+            moves: Rc<Vec<Vec<crate::position::Position>>>,
             next: usize,
         }
         let mut stack: Vec<Frame> = Vec::new();
@@ -220,7 +220,7 @@ impl Tameness {
         loop {
             if let Some(key) = pending.take().filter(|k| !self.classes.contains_key(k)) {
                 if is_nim(&sum.family(key.0).spec()) {
-                    let Ok(n) = key.1.parse::<u64>() else {
+                    let Some(n) = key.1.as_u64() else {
                         return Ok(Err(Untamed::TooBig));
                     };
                     self.classes.insert(key, Class::heap(n));
@@ -282,7 +282,7 @@ impl Tameness {
     }
 
     /// The class of a sum of already classified positions of one family.
-    fn parts_class(&self, family: usize, parts: &[String]) -> Class {
+    fn parts_class(&self, family: usize, parts: &[crate::position::Position]) -> Class {
         parts.iter().fold(Class::ZERO, |acc, p| {
             acc.plus(self.classes[&(family, p.clone())])
         })
@@ -317,24 +317,25 @@ pub fn analyze(sum: &mut Sum, max_moves: usize, budget: usize) -> Result<Option<
                 .enumerate()
                 .filter(|(i, _)| *i != index)
                 .fold(Class::ZERO, |acc, (_, k)| acc.plus(*k));
-            let targets: Vec<Vec<String>> = if is_nim(&sum.family(c.family).spec()) {
-                nim_targets(classes[index].x, rest)
-            } else {
-                let key = (c.family, c.position.clone());
-                let moves = match tameness.moves_of(sum, &key)? {
-                    Ok(m) => m,
-                    Err(_) => return Ok(None),
+            let targets: Vec<Vec<crate::position::Position>> =
+                if is_nim(&sum.family(c.family).spec()) {
+                    nim_targets(classes[index].x, rest)
+                } else {
+                    let key = (c.family, c.position.clone());
+                    let moves = match tameness.moves_of(sum, &key)? {
+                        Ok(m) => m,
+                        Err(_) => return Ok(None),
+                    };
+                    moves
+                        .iter()
+                        .filter(|parts| {
+                            !rest
+                                .plus(tameness.parts_class(c.family, parts))
+                                .first_wins()
+                        })
+                        .cloned()
+                        .collect()
                 };
-                moves
-                    .iter()
-                    .filter(|parts| {
-                        !rest
-                            .plus(tameness.parts_class(c.family, parts))
-                            .first_wins()
-                    })
-                    .cloned()
-                    .collect()
-            };
             for to in targets {
                 if winning_moves.len() == max_moves {
                     truncated = true;
@@ -359,7 +360,7 @@ pub fn analyze(sum: &mut Sum, max_moves: usize, budget: usize) -> Result<Option<
 
 /// The Nim heap `h` must become: the one that leaves the sum a misère loss
 /// for the opponent, if it is smaller than `h`.
-fn nim_targets(h: u64, rest: Class) -> Vec<Vec<String>> {
+fn nim_targets(h: u64, rest: Class) -> Vec<Vec<crate::position::Position>> {
     // With a big heap elsewhere the nim-sum must become 0; otherwise the heap
     // must become 0 or 1 so that an odd number of 1s is left.
     let target = if rest.big { rest.x } else { rest.x ^ 1 };
@@ -369,7 +370,7 @@ fn nim_targets(h: u64, rest: Class) -> Vec<Vec<String>> {
     if target == 0 {
         vec![vec![]]
     } else {
-        vec![vec![target.to_string()]]
+        vec![vec![crate::position::Position::from(target)]]
     }
 }
 

@@ -8,8 +8,9 @@
 //!
 //! - [`game::Game`] describes a game by its moves; [`solve::Solver`] finds values
 //!   with a sparse memo, [`heap::HeapTable`] with a dense table for heap games.
-//! - [`family::Family`] is the uniform, text-based face of a family; [`spec`]
-//!   reads family names, and [`sum::Sum`] analyses sums across families.
+//! - [`family::Family`] is the uniform face of a family, with positions as
+//!   [`Position`] values; [`spec`] reads family names, and [`sum::Sum`]
+//!   analyses sums across families.
 
 pub mod error;
 pub mod family;
@@ -22,9 +23,11 @@ pub mod misere;
 pub mod nimber;
 pub mod period;
 pub mod play;
+pub mod position;
 pub mod solve;
 pub mod spec;
 pub mod sum;
 
 pub use error::{Error, Result};
 pub use nimber::Value;
+pub use position::Position;

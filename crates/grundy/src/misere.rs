@@ -20,6 +20,7 @@ use crate::error::{Error, Result};
 use crate::family::Move;
 use crate::genus::{self, is_nim};
 use crate::nimber::Value;
+use crate::position::Position;
 use crate::sum::{Component, Sum, Winner, WinningMove};
 use num_bigint::BigUint;
 use std::collections::HashMap;
@@ -128,7 +129,7 @@ fn bouton(sum: &Sum, max_moves: usize) -> MisereAnalysis {
     let heaps: Vec<BigUint> = sum
         .components()
         .iter()
-        .map(|c| c.position.parse().expect("normalised heaps"))
+        .map(|c| c.position.as_biguint().expect("Nim positions are heaps"))
         .collect();
     let one = BigUint::from(1u32);
     let big = heaps.iter().filter(|h| **h > one).count();
@@ -168,11 +169,11 @@ fn bouton(sum: &Sum, max_moves: usize) -> MisereAnalysis {
             for target in targets {
                 moves.push(WinningMove {
                     component: index,
-                    from: heap.to_string(),
+                    from: Position::heap(heap.clone()),
                     to: if target.bits() == 0 {
                         vec![]
                     } else {
-                        vec![target.to_string()]
+                        vec![Position::heap(target)]
                     },
                 });
             }
@@ -189,11 +190,11 @@ fn bouton(sum: &Sum, max_moves: usize) -> MisereAnalysis {
     }
 }
 
-type State = Vec<(usize, String)>;
+type State = Vec<(usize, Position)>;
 
 struct Search {
     memo: HashMap<State, bool>,
-    moves: HashMap<(usize, String), Vec<Move>>,
+    moves: HashMap<(usize, Position), Vec<Move>>,
     on_path: std::collections::HashSet<State>,
     max_states: usize,
 }
@@ -304,7 +305,7 @@ mod tests {
         assert_eq!(a.method, "bouton");
         // From 2,1,1 the winning move leaves an odd number of 1s: 2 -> 1.
         assert_eq!(a.winning_moves.len(), 1);
-        assert_eq!(a.winning_moves[0].to, ["1"]);
+        assert_eq!(a.winning_moves[0].to, [Position::from(1u64)]);
     }
 
     /// Misère outcome by plain recursion over heaps with the rules written
@@ -404,8 +405,8 @@ mod tests {
         ("grundy", 12),
     ];
 
-    fn sorted_moves(a: &MisereAnalysis) -> Vec<(usize, Vec<String>)> {
-        let mut moves: Vec<(usize, Vec<String>)> = a
+    fn sorted_moves(a: &MisereAnalysis) -> Vec<(usize, Vec<Position>)> {
+        let mut moves: Vec<(usize, Vec<Position>)> = a
             .winning_moves
             .iter()
             .map(|m| {

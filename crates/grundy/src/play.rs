@@ -18,7 +18,7 @@ pub struct SumMove {
     /// Index of the component moved in.
     pub component: usize,
     /// What it leaves.
-    pub to: Vec<String>,
+    pub to: Vec<crate::position::Position>,
 }
 
 /// The components after `mv`.

@@ -11,6 +11,7 @@
 use crate::error::Result;
 use crate::family::Family;
 use crate::nimber::Value;
+use crate::position::Position;
 use num_bigint::BigUint;
 
 /// Who wins a sum with best play, from the point of view of the player to move.
@@ -40,8 +41,8 @@ impl Winner {
 pub struct Component {
     /// Index into the sum's families.
     pub family: usize,
-    /// The position, in canonical command-line syntax.
-    pub position: String,
+    /// The position (its family writes it: [`Family::format`]).
+    pub position: Position,
 }
 
 /// A move in a sum that wins (or, in a drawn loopy sum, keeps the draw).
@@ -50,9 +51,9 @@ pub struct WinningMove {
     /// Index of the component moved in (0-based).
     pub component: usize,
     /// Its position before the move.
-    pub from: String,
+    pub from: Position,
     /// What the move leaves of it.
-    pub to: Vec<String>,
+    pub to: Vec<Position>,
 }
 
 /// Everything `grundy value` reports about a sum.
@@ -93,11 +94,24 @@ impl Sum {
         self.families.len() - 1
     }
 
-    /// Adds a component of family `family`, checking and normalising its position.
-    pub fn add_component(&mut self, family: usize, position: &str) -> Result<()> {
-        let position = self.families[family].normalize(position)?;
+    /// Adds a component of family `family` from what a person typed.
+    pub fn add_component(&mut self, family: usize, text: &str) -> Result<()> {
+        let position = self.families[family].parse(text)?;
         self.components.push(Component { family, position });
         Ok(())
+    }
+
+    /// Adds a component of family `family` given as a value (from Python or
+    /// JSON, say), checking that the family knows the position.
+    pub fn add_position(&mut self, family: usize, position: Position) -> Result<()> {
+        self.families[family].value(&position)?;
+        self.components.push(Component { family, position });
+        Ok(())
+    }
+
+    /// A position written in its family's syntax.
+    pub fn format(&self, family: usize, position: &Position) -> String {
+        self.families[family].format(position)
     }
 
     /// The components, in order.

@@ -120,7 +120,7 @@ proptest! {
             .map(|m| {
                 let left = match m.to.as_slice() {
                     [] => 0,
-                    [one] => one.parse().unwrap(),
+                    [one] => one.as_u64().unwrap(),
                     more => panic!("a heap move left {more:?}"),
                 };
                 (m.component, left)
@@ -147,7 +147,7 @@ fn the_issue_example() {
     let moves: Vec<(usize, Vec<String>)> = analysis
         .winning_moves
         .iter()
-        .map(|m| (m.component, m.to.clone()))
+        .map(|m| (m.component, m.to.iter().map(|p| p.to_string()).collect()))
         .collect();
     assert_eq!(
         moves,
@@ -176,9 +176,9 @@ fn truncation_is_reported() {
 fn wins_by_search(
     sum: &mut grundy::sum::Sum,
     components: Vec<grundy::sum::Component>,
-    memo: &mut HashMap<Vec<(usize, String)>, bool>,
+    memo: &mut HashMap<Vec<(usize, grundy::Position)>, bool>,
 ) -> bool {
-    let mut key: Vec<(usize, String)> = components
+    let mut key: Vec<(usize, grundy::Position)> = components
         .iter()
         .map(|c| (c.family, c.position.clone()))
         .collect();
@@ -248,7 +248,7 @@ proptest! {
                 }
             }
         }
-        let reported: BTreeSet<(usize, Vec<String>)> = analysis
+        let reported: BTreeSet<(usize, Vec<grundy::Position>)> = analysis
             .winning_moves
             .iter()
             .map(|m| {

@@ -6,6 +6,7 @@
 use crate::error::{Error, Result};
 use crate::family::{dedupe_moves, Family, Move};
 use crate::nimber::{Mex, Value};
+use crate::position::{AsPosition, Position};
 
 /// The largest side of a bar (the table is side x side).
 pub const MAX_SIDE: usize = 2000;
@@ -103,8 +104,26 @@ impl Chocolate {
     }
 }
 
-fn bar(r: usize, c: usize) -> Option<String> {
-    (r * c > 1).then(|| format!("{r}x{c}"))
+/// What a bar leaves: nothing for a 1 x 1 piece (it is eaten at once).
+fn bar(r: usize, c: usize) -> Option<Position> {
+    (r * c > 1).then(|| Position::pair(r as u64, c as u64))
+}
+
+impl Chocolate {
+    /// The bar a position stands for.
+    fn bar_of(&self, position: &Position) -> Result<(usize, usize)> {
+        <(u64, u64)>::from_position(position)
+            .filter(|&(r, c)| {
+                (1..=MAX_SIDE as u64).contains(&r) && (1..=MAX_SIDE as u64).contains(&c)
+            })
+            .map(|(r, c)| (r as usize, c as usize))
+            .ok_or_else(|| {
+                Error::invalid(format!(
+                    "{position} is not a bar of {}: a bar is [rows, columns], each from 1 to {MAX_SIDE}",
+                    self.spec
+                ))
+            })
+    }
 }
 
 impl Family for Chocolate {
@@ -112,18 +131,25 @@ impl Family for Chocolate {
         self.spec.clone()
     }
 
-    fn normalize(&self, position: &str) -> Result<String> {
-        let (r, c) = Self::parse_bar(position)?;
-        Ok(format!("{r}x{c}"))
+    fn parse(&self, text: &str) -> Result<Position> {
+        let (r, c) = Self::parse_bar(text)?;
+        Ok(Position::pair(r as u64, c as u64))
     }
 
-    fn value(&mut self, position: &str) -> Result<Value> {
-        let bar = Self::parse_bar(position)?;
+    fn format(&self, position: &Position) -> String {
+        match self.bar_of(position) {
+            Ok((r, c)) => format!("{r}x{c}"),
+            Err(_) => position.to_string(),
+        }
+    }
+
+    fn value(&mut self, position: &Position) -> Result<Value> {
+        let bar = self.bar_of(position)?;
         Ok(Value::finite(self.value_of(bar) as u64))
     }
 
-    fn moves(&mut self, position: &str) -> Result<Vec<Move>> {
-        let (r, c) = Self::parse_bar(position)?;
+    fn moves(&mut self, position: &Position) -> Result<Vec<Move>> {
+        let (r, c) = self.bar_of(position)?;
         if r * c <= 1 {
             return Ok(vec![]);
         }
@@ -145,13 +171,14 @@ impl Family for Chocolate {
         Ok(dedupe_moves(moves))
     }
 
-    fn show(&self, position: &str) -> String {
-        match Self::parse_bar(position) {
+    fn show(&self, position: &Position) -> String {
+        let text = self.format(position);
+        match self.bar_of(position) {
             Ok((r, c)) if r <= 12 && c <= 30 => {
                 let row = "#".repeat(c);
-                format!("{position}\n{}", vec![row; r].join("\n"))
+                format!("{text}\n{}", vec![row; r].join("\n"))
             }
-            _ => format!("a {position} bar"),
+            _ => format!("a {text} bar"),
         }
     }
 
@@ -208,7 +235,11 @@ mod tests {
             }
         }
         // A 1 x n bar: eat one end or break: it is the octal game 0.7 shifted.
-        assert_eq!(family.value("1x2").unwrap(), Value::finite(1));
+        assert_eq!(
+            family.value(&Position::pair(1, 2)).unwrap(),
+            Value::finite(1)
+        );
+        assert_eq!(family.format(&family.parse("3X5").unwrap()), "3x5");
     }
 
     #[test]

@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 use crate::family::{Family, Move};
 use crate::loopy::{label_with_order, Graph, Label};
 use crate::nimber::Value;
+use crate::position::Position;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -88,6 +89,18 @@ impl Dag {
         })
     }
 
+    /// The vertex a position names (a name, or a number written as a name).
+    fn vertex_of(&self, position: &Position) -> Result<u32> {
+        match position {
+            Position::Text(name) => self.vertex(name),
+            Position::Int(n) => self.vertex(&n.to_string()),
+            Position::List(_) => Err(Error::invalid(format!(
+                "{position} is not a vertex of {}",
+                self.path
+            ))),
+        }
+    }
+
     fn vertex(&self, name: &str) -> Result<u32> {
         self.index.get(name.trim()).copied().ok_or_else(|| {
             Error::invalid(format!(
@@ -111,16 +124,18 @@ impl Family for Dag {
         self.spec.clone()
     }
 
-    fn normalize(&self, position: &str) -> Result<String> {
-        Ok(self.names[self.vertex(position)? as usize].clone())
+    fn parse(&self, text: &str) -> Result<Position> {
+        Ok(Position::Text(
+            self.names[self.vertex(text)? as usize].clone(),
+        ))
     }
 
-    fn value(&mut self, position: &str) -> Result<Value> {
-        Ok(self.value_of(self.vertex(position)?))
+    fn value(&mut self, position: &Position) -> Result<Value> {
+        Ok(self.value_of(self.vertex_of(position)?))
     }
 
-    fn moves(&mut self, position: &str) -> Result<Vec<Move>> {
-        let v = self.vertex(position)?;
+    fn moves(&mut self, position: &Position) -> Result<Vec<Move>> {
+        let v = self.vertex_of(position)?;
         let mut followers: Vec<u32> = self.graph.followers(v).to_vec();
         followers.sort_unstable();
         followers.dedup();
@@ -130,7 +145,7 @@ impl Family for Dag {
         Ok(followers
             .into_iter()
             .map(|w| Move {
-                to: vec![self.names[w as usize].clone()],
+                to: vec![Position::Text(self.names[w as usize].clone())],
                 value: self.value_of(w),
             })
             .collect())
@@ -144,11 +159,11 @@ mod tests {
     #[test]
     fn files_parse_with_comments_and_lone_vertices() {
         let mut dag = Dag::parse("g.txt", "# a chain\na b\nb c # c has no moves\nd\n\n").unwrap();
-        assert_eq!(dag.value("a").unwrap(), Value::finite(0));
-        assert_eq!(dag.value("b").unwrap(), Value::finite(1));
-        assert_eq!(dag.value("d").unwrap(), Value::finite(0));
+        assert_eq!(dag.value(&"a".into()).unwrap(), Value::finite(0));
+        assert_eq!(dag.value(&"b".into()).unwrap(), Value::finite(1));
+        assert_eq!(dag.value(&"d".into()).unwrap(), Value::finite(0));
         assert!(dag
-            .value("zz")
+            .parse(" zz")
             .unwrap_err()
             .to_string()
             .contains("unknown vertex"));
@@ -162,9 +177,12 @@ mod tests {
     #[test]
     fn cycles_are_draws() {
         let mut dag = Dag::parse("g", "a b\nb a\nb c\n").unwrap();
-        assert_eq!(dag.value("c").unwrap(), Value::finite(0));
+        assert_eq!(dag.value(&"c".into()).unwrap(), Value::finite(0));
         let mut loop_only = Dag::parse("g", "x y\ny x\n").unwrap();
-        assert_eq!(loop_only.value("x").unwrap(), Value::Infinite(vec![]));
+        assert_eq!(
+            loop_only.value(&"x".into()).unwrap(),
+            Value::Infinite(vec![])
+        );
         let _ = &mut dag;
     }
 }

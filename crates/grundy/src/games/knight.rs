@@ -120,27 +120,24 @@ impl KnightFamily {
     }
 }
 
-impl KnightFamily {
-    fn inner_game(&self) -> Knight {
-        Knight::new(self.side)
-    }
-}
-
 impl crate::family::Family for KnightFamily {
     fn spec(&self) -> String {
         self.inner.spec()
     }
-    fn normalize(&self, position: &str) -> Result<String> {
-        self.inner.normalize(position)
+    fn parse(&self, text: &str) -> Result<crate::Position> {
+        self.inner.parse(text)
     }
-    fn value(&mut self, position: &str) -> Result<crate::nimber::Value> {
+    fn format(&self, position: &crate::Position) -> String {
+        self.inner.format(position)
+    }
+    fn value(&mut self, position: &crate::Position) -> Result<crate::nimber::Value> {
         self.inner.value(position)
     }
-    fn moves(&mut self, position: &str) -> Result<Vec<crate::family::Move>> {
+    fn moves(&mut self, position: &crate::Position) -> Result<Vec<crate::family::Move>> {
         self.inner.moves(position)
     }
-    fn show(&self, position: &str) -> String {
-        let Ok((r, c)) = self.inner_game().parse_position(position) else {
+    fn show(&self, position: &crate::Position) -> String {
+        let Ok((r, c)) = self.inner.typed(position) else {
             return position.to_string();
         };
         if self.side > 16 {

@@ -2,8 +2,9 @@
 //! (Bouton, 1901), so heaps of any size are answered without search.
 
 use crate::error::Result;
-use crate::family::{parse_heap, Family, Move};
+use crate::family::{heap_of, parse_heap, Family, Move};
 use crate::nimber::Value;
+use crate::position::Position;
 use num_bigint::BigUint;
 
 /// Heaps from which any positive number may be taken.
@@ -27,16 +28,16 @@ impl Family for Nim {
         self.spec.clone()
     }
 
-    fn normalize(&self, position: &str) -> Result<String> {
-        Ok(parse_heap(position)?.to_string())
+    fn parse(&self, text: &str) -> Result<Position> {
+        Ok(Position::heap(parse_heap(text)?))
     }
 
-    fn value(&mut self, position: &str) -> Result<Value> {
-        Ok(Value::Finite(parse_heap(position)?))
+    fn value(&mut self, position: &Position) -> Result<Value> {
+        Ok(Value::Finite(heap_of(position, &self.spec)?))
     }
 
-    fn moves(&mut self, position: &str) -> Result<Vec<Move>> {
-        let n = parse_heap(position)?;
+    fn moves(&mut self, position: &Position) -> Result<Vec<Move>> {
+        let n = heap_of(position, &self.spec)?;
         let n = u64::try_from(&n)
             .ok()
             .filter(|n| *n <= MAX_LISTED_MOVES)
@@ -48,20 +49,24 @@ impl Family for Nim {
         Ok((0..n)
             .rev()
             .map(|m| Move {
-                to: if m == 0 { vec![] } else { vec![m.to_string()] },
+                to: if m == 0 {
+                    vec![]
+                } else {
+                    vec![Position::from(m)]
+                },
                 value: Value::finite(m),
             })
             .collect())
     }
 
-    fn moves_to(&mut self, position: &str, target: &Value, limit: usize) -> Result<Vec<Move>> {
-        let n = parse_heap(position)?;
+    fn moves_to(&mut self, position: &Position, target: &Value, limit: usize) -> Result<Vec<Move>> {
+        let n = heap_of(position, &self.spec)?;
         Ok(match target {
             Value::Finite(t) if *t < n && limit > 0 => vec![Move {
                 to: if *t == BigUint::default() {
                     vec![]
                 } else {
-                    vec![t.to_string()]
+                    vec![Position::heap(t.clone())]
                 },
                 value: target.clone(),
             }],
@@ -73,7 +78,7 @@ impl Family for Nim {
         true
     }
 
-    fn show(&self, position: &str) -> String {
+    fn show(&self, position: &Position) -> String {
         crate::family::show_heap(position)
     }
 

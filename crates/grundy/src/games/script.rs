@@ -3,10 +3,15 @@
 //!
 //! Positions are integers, strings or arrays of those (a square `[r, c]` is
 //! one position). A move that leaves several independent components returns
-//! `sum([p1, p2, ...])`. Optional functions: `parse(text)` (command-line text
-//! to a position; by default an integer if it is one, comma-separated
+//! `sum([p1, p2, ...])`. Optional functions: `parse(text)` (what a person
+//! typed, to a position; by default an integer if it is one, comma-separated
 //! integers as an array, else the string), `show(pos)` (drawn in `play`),
 //! `components(pos)` (independent parts of a position) and `name()`.
+//!
+//! `parse` is applied only to text a person typed: positions the engine
+//! produces (the script's own moves) travel as values
+//! ([`Position`]), so a `parse` that builds a richer position from a
+//! number (`[n, 0]`) never sees the engine's writing of that position.
 //!
 //! Scripts are sandboxed: Rhai has no file, network or process access, and
 //! every call is bounded in operations, call depth, array and string size, so
@@ -16,6 +21,7 @@
 use crate::error::{Error, Result};
 use crate::family::{GameFamily, Settings};
 use crate::game::{Game, Parts, Syntax};
+use crate::position::{AsPosition, Position};
 use rhai::{Array, Dynamic, Engine, Scope, AST};
 use std::cell::RefCell;
 
@@ -31,6 +37,31 @@ pub enum ScriptPosition {
     Text(String),
     /// An array of positions (a square, a board).
     List(Vec<ScriptPosition>),
+}
+
+impl AsPosition for ScriptPosition {
+    fn to_position(&self) -> Position {
+        match self {
+            ScriptPosition::Int(n) => Position::from(*n),
+            ScriptPosition::Text(s) => Position::Text(s.clone()),
+            ScriptPosition::List(items) => {
+                Position::List(items.iter().map(AsPosition::to_position).collect())
+            }
+        }
+    }
+
+    fn from_position(position: &Position) -> Option<Self> {
+        Some(match position {
+            Position::Int(_) => ScriptPosition::Int(i64::from_position(position)?),
+            Position::Text(s) => ScriptPosition::Text(s.clone()),
+            Position::List(items) => ScriptPosition::List(
+                items
+                    .iter()
+                    .map(ScriptPosition::from_position)
+                    .collect::<Option<_>>()?,
+            ),
+        })
+    }
 }
 
 /// What `sum([...])` returns in a script: several components left by one move.
@@ -184,17 +215,13 @@ impl ScriptGame {
     }
 
     /// The script's drawing of a position (`show`), or its text.
-    pub fn show(&self, position: &str) -> String {
+    pub fn show(&self, position: &ScriptPosition) -> String {
         if !self.has.show {
-            return position.to_string();
+            return self.format_position(position);
         }
-        match self.parse_position(position) {
-            Ok(p) => self
-                .call("show", (Self::dynamic_of(&p),))
-                .map(|d| d.to_string())
-                .unwrap_or_else(|e| e.to_string()),
-            Err(_) => position.to_string(),
-        }
+        self.call("show", (Self::dynamic_of(position),))
+            .map(|d| d.to_string())
+            .unwrap_or_else(|e| e.to_string())
     }
 
     /// The script's `table()`: rows of positions whose values `grundy table` prints.
@@ -447,15 +474,18 @@ impl crate::family::Family for ScriptFamily {
     fn spec(&self) -> String {
         self.inner.spec()
     }
-    fn normalize(&self, position: &str) -> Result<String> {
-        let r = self.inner.normalize(position);
+    fn parse(&self, text: &str) -> Result<Position> {
+        let r = self.inner.parse(text);
         self.check(r)
     }
-    fn value(&mut self, position: &str) -> Result<crate::nimber::Value> {
+    fn format(&self, position: &Position) -> String {
+        self.inner.format(position)
+    }
+    fn value(&mut self, position: &Position) -> Result<crate::nimber::Value> {
         let r = self.inner.value(position);
         match self.check(r) {
             Err(Error::Cycle { .. }) => {
-                let root = self.inner.game().parse_position(position)?;
+                let root = self.inner.typed(position)?;
                 let space = self.explore(&root)?;
                 Ok(Self::label_value(
                     &space.labels[space.index[&root] as usize],
@@ -464,11 +494,11 @@ impl crate::family::Family for ScriptFamily {
             other => other,
         }
     }
-    fn moves(&mut self, position: &str) -> Result<Vec<crate::family::Move>> {
+    fn moves(&mut self, position: &Position) -> Result<Vec<crate::family::Move>> {
         let r = self.inner.moves(position);
         match self.check(r) {
             Err(Error::Cycle { .. }) => {
-                let root = self.inner.game().parse_position(position)?;
+                let root = self.inner.typed(position)?;
                 let space = self.explore(&root)?;
                 let v = space.index[&root];
                 let mut targets: Vec<u32> = space.graph.followers(v).to_vec();
@@ -485,11 +515,10 @@ impl crate::family::Family for ScriptFamily {
                         )
                     })
                     .collect();
-                let game = self.inner.game();
                 Ok(followers
                     .into_iter()
                     .map(|(p, value)| crate::family::Move {
-                        to: vec![game.format_position(&p)],
+                        to: vec![p.to_position()],
                         value,
                     })
                     .collect())
@@ -500,8 +529,32 @@ impl crate::family::Family for ScriptFamily {
     fn is_heap_game(&self) -> bool {
         true
     }
-    fn show(&self, position: &str) -> String {
-        self.inner.game().show(position)
+    /// Heap n of a script is the position a person gets by typing `n`: the
+    /// script's own `parse` decides what that is (`[n, 0]`, say).
+    fn sequence(
+        &mut self,
+        from: u64,
+        to: u64,
+        sink: &mut dyn FnMut(u64, u64) -> Result<()>,
+    ) -> Result<()> {
+        for n in from..=to {
+            let position = self.parse(&n.to_string())?;
+            let value = self.value(&position)?;
+            let value = value.as_u64().ok_or_else(|| {
+                Error::TooLarge(format!(
+                    "the value of {} is not a machine word",
+                    self.format(&position)
+                ))
+            })?;
+            sink(n, value)?;
+        }
+        Ok(())
+    }
+    fn show(&self, position: &Position) -> String {
+        match self.inner.typed(position) {
+            Ok(p) => self.inner.game().show(&p),
+            Err(_) => position.to_string(),
+        }
     }
     fn table(&mut self) -> Result<Vec<Vec<crate::nimber::Value>>> {
         let Some(rows) = self.inner.game().table_positions()? else {
@@ -510,14 +563,8 @@ impl crate::family::Family for ScriptFamily {
                 self.spec()
             )));
         };
-        let game = self.inner.game();
-        let texts: Vec<Vec<String>> = rows
-            .iter()
-            .map(|row| row.iter().map(|p| game.format_position(p)).collect())
-            .collect();
-        texts
-            .iter()
-            .map(|row| row.iter().map(|p| self.value(p)).collect())
+        rows.iter()
+            .map(|row| row.iter().map(|p| self.value(&p.to_position())).collect())
             .collect()
     }
 }
@@ -544,7 +591,12 @@ mod tests {
         .unwrap();
         // OEIS A002186.
         let values: Vec<u64> = (0..12)
-            .map(|n| f.value(&n.to_string()).unwrap().as_u64().unwrap())
+            .map(|n| {
+                f.value(&Position::from(n as i64))
+                    .unwrap()
+                    .as_u64()
+                    .unwrap()
+            })
             .collect();
         assert_eq!(values, [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
     }
@@ -559,16 +611,16 @@ mod tests {
         let e = family("fn other(n) { [] }").err().unwrap().to_string();
         assert!(e.contains("must define fn moves"), "{e}");
         let mut f = family("fn moves(n) {\n  loop { }\n}").unwrap();
-        let e = f.value("3").unwrap_err().to_string();
+        let e = f.value(&Position::from(3i64)).unwrap_err().to_string();
         assert!(e.contains("operations"), "{e}");
         let mut f = family("fn moves(n) { [n + 0.5] }").unwrap();
         assert!(f
-            .value("3")
+            .value(&Position::from(3i64))
             .unwrap_err()
             .to_string()
             .contains("integer, a string or an array"));
         let mut f = family("fn moves(n) { let a = []; a.pad(100000000, 0); a }").unwrap();
-        assert!(f.value("3").is_err());
+        assert!(f.value(&Position::from(3i64)).is_err());
     }
 
     #[test]
@@ -576,33 +628,76 @@ mod tests {
         // 0 -> 1 -> 2 -> 0: nobody can ever win.
         let mut f = family("fn moves(n) { [(n + 1) % 3] }").unwrap();
         assert_eq!(
-            f.value("0").unwrap(),
+            f.value(&Position::from(0i64)).unwrap(),
             crate::nimber::Value::Infinite(vec![])
         );
         // 5 <-> 6, and 6 -> 0 (terminal): 6 moves to 0 and wins.
         let mut f =
             family("fn moves(n) { if n == 5 { [6] } else if n == 6 { [5, 0] } else { [] } }")
                 .unwrap();
-        assert_eq!(f.value("5").unwrap(), crate::nimber::Value::finite(0));
-        assert_eq!(f.value("6").unwrap(), crate::nimber::Value::finite(1));
-        assert_eq!(f.moves("6").unwrap().len(), 2);
+        assert_eq!(
+            f.value(&Position::from(5i64)).unwrap(),
+            crate::nimber::Value::finite(0)
+        );
+        assert_eq!(
+            f.value(&Position::from(6i64)).unwrap(),
+            crate::nimber::Value::finite(1)
+        );
+        assert_eq!(f.moves(&Position::from(6i64)).unwrap().len(), 2);
         // Cycles with splitting moves cannot be labelled.
         let mut f = family(
             "fn moves(n) { if n == 1 { [sum([2, 2])] } else if n == 2 { [1] } else { [] } }",
         )
         .unwrap();
         assert!(f
-            .value("1")
+            .value(&Position::from(1i64))
             .unwrap_err()
             .to_string()
             .contains("several components"));
     }
 
+    /// Codeforces 768E "Game of Stones": no pile may have the same number of
+    /// stones removed twice. The position `[stones, used]` is built by the
+    /// script's own `parse` from the number a person types, and the engine's
+    /// positions never go back through it.
+    const STONES: &str = "fn parse(text) { [parse_int(text), 0] }
+fn moves(p) { let out = []; for k in 1..=p[0] { let bit = 1 << k; if (p[1] & bit) == 0 { out.push([p[0] - k, p[1] | bit]); } } out }";
+
+    #[test]
+    fn a_custom_parse_sees_only_typed_text() {
+        let mut f = family(STONES).unwrap();
+        let five = f.parse("5").unwrap();
+        assert_eq!(
+            five,
+            Position::List(vec![Position::from(5i64), Position::from(0i64)])
+        );
+        assert_eq!(f.format(&five), "5,0");
+        // The known solution of the problem: a pile of n has value k, the
+        // largest k with 1 + 2 + ... + k <= n (each amount removed once).
+        for n in 0..=24i64 {
+            let pile = f.parse(&n.to_string()).unwrap();
+            let k = (0..).take_while(|k| k * (k + 1) / 2 <= n).last().unwrap();
+            assert_eq!(
+                f.value(&pile).unwrap(),
+                crate::nimber::Value::finite(k as u64),
+                "{n}"
+            );
+        }
+        // Moves leave [stones, used] positions, whose values are found
+        // without calling parse on their text.
+        let moves = f.moves(&five).unwrap();
+        assert_eq!(moves.len(), 5);
+        assert_eq!(f.format(&moves[0].to[0]), "4,2");
+        for m in &moves {
+            assert!(f.value(&m.to[0]).is_ok());
+        }
+    }
+
     #[test]
     fn squares_round_trip() {
         let f = family("fn moves(p) { [] }").unwrap();
-        assert_eq!(f.normalize("3, 4").unwrap(), "3,4");
-        assert_eq!(f.normalize("7").unwrap(), "7");
-        assert_eq!(f.normalize("..X").unwrap(), "..X");
+        assert_eq!(f.format(&f.parse("3, 4").unwrap()), "3,4");
+        assert_eq!(f.format(&f.parse("7").unwrap()), "7");
+        assert_eq!(f.format(&f.parse("..X").unwrap()), "..X");
     }
 }

@@ -19,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::family::{Family, Move};
 use crate::heap::HeapTable;
 use crate::nimber::Value;
+use crate::position::Position;
 
 use super::octal::TakeBreakGame;
 
@@ -46,6 +47,16 @@ impl Treblecross {
         Treblecross {
             gaps: TakeBreakGame::from_digits(&[0, 1, 1, 3, 3, 7], false).expect("a valid code"),
             table: HeapTable::new(),
+        }
+    }
+
+    /// The row a position stands for (its text, checked).
+    fn row_of(position: &Position) -> Result<Row> {
+        match position {
+            Position::Text(text) => Self::parse_row(text),
+            other => Err(Error::invalid(format!(
+                "{other} is not a Treblecross row (a row is text of . and X)"
+            ))),
         }
     }
 
@@ -147,12 +158,12 @@ impl Family for Treblecross {
         "treblecross".into()
     }
 
-    fn normalize(&self, position: &str) -> Result<String> {
-        Ok(Self::show(&Self::parse_row(position)?))
+    fn parse(&self, text: &str) -> Result<Position> {
+        Ok(Position::Text(Self::show(&Self::parse_row(text)?)))
     }
 
-    fn value(&mut self, position: &str) -> Result<Value> {
-        let row = Self::parse_row(position)?;
+    fn value(&mut self, position: &Position) -> Result<Value> {
+        let row = Self::row_of(position)?;
         if !Self::completing_cells(&row).is_empty() {
             return Ok(Value::Win);
         }
@@ -163,29 +174,29 @@ impl Family for Treblecross {
         Ok(Value::finite(value as u64))
     }
 
-    fn moves(&mut self, position: &str) -> Result<Vec<Move>> {
-        let row = Self::parse_row(position)?;
+    fn moves(&mut self, position: &Position) -> Result<Vec<Move>> {
+        let row = Self::row_of(position)?;
         let mut moves = Vec::new();
         for i in (0..row.len()).filter(|&i| !row[i]) {
             let mut next = row.clone();
             next[i] = true;
-            let text = Self::show(&next);
+            let after = Position::Text(Self::show(&next));
             let value = if (2..next.len()).any(|j| next[j] && next[j - 1] && next[j - 2]) {
                 // Three in a row: the game is over and the mover has won.
                 Value::zero()
             } else {
-                self.value(&text)?
+                self.value(&after)?
             };
             moves.push(Move {
-                to: vec![text],
+                to: vec![after],
                 value,
             });
         }
         Ok(moves)
     }
 
-    fn moves_to(&mut self, position: &str, target: &Value, limit: usize) -> Result<Vec<Move>> {
-        let row = Self::parse_row(position)?;
+    fn moves_to(&mut self, position: &Position, target: &Value, limit: usize) -> Result<Vec<Move>> {
+        let row = Self::row_of(position)?;
         let Some(target) = target.as_u64() else {
             return Ok(vec![]);
         };
@@ -208,7 +219,7 @@ impl Family for Treblecross {
                     let mut next = row.clone();
                     next[start + offset] = true;
                     moves.push(Move {
-                        to: vec![Self::show(&next)],
+                        to: vec![Position::Text(Self::show(&next))],
                         value: Value::finite(value),
                     });
                 }
@@ -217,22 +228,23 @@ impl Family for Treblecross {
         Ok(moves)
     }
 
-    fn immediate_wins(&mut self, position: &str) -> Result<Vec<Move>> {
-        let row = Self::parse_row(position)?;
+    fn immediate_wins(&mut self, position: &Position) -> Result<Vec<Move>> {
+        let row = Self::row_of(position)?;
         Ok(Self::completing_cells(&row)
             .into_iter()
             .map(|i| {
                 let mut next = row.clone();
                 next[i] = true;
                 Move {
-                    to: vec![Self::show(&next)],
+                    to: vec![Position::Text(Self::show(&next))],
                     value: Value::zero(),
                 }
             })
             .collect())
     }
 
-    fn show(&self, position: &str) -> String {
+    fn show(&self, position: &Position) -> String {
+        let position = position.to_string();
         if position.len() > 120 {
             return format!(
                 "{} cells, {} marked",
@@ -246,23 +258,27 @@ impl Family for Treblecross {
         format!("{numbers}\n{position}")
     }
 
-    fn ends_game(&self, position: &str) -> bool {
-        position.contains("XXX")
+    fn ends_game(&self, position: &Position) -> bool {
+        position.as_text().is_some_and(|row| row.contains("XXX"))
     }
 
-    fn shorthand(&self, position: &str, text: &str) -> Option<Vec<String>> {
+    fn shorthand(&self, position: &Position, text: &str) -> Option<Vec<Position>> {
         let cell: usize = text.trim().parse().ok()?;
-        let mut row: Vec<char> = position.chars().collect();
+        let mut row: Vec<char> = position.as_text()?.chars().collect();
         if cell == 0 || cell > row.len() || row[cell - 1] != '.' {
             return None;
         }
         row[cell - 1] = 'X';
-        Some(vec![row.into_iter().collect()])
+        Some(vec![Position::Text(row.into_iter().collect())])
     }
 
-    fn describe_move(&self, from: &str, to: &[String]) -> Option<String> {
-        let to = to.first()?;
-        let cell = from.chars().zip(to.chars()).position(|(a, b)| a != b)?;
+    fn describe_move(&self, from: &Position, to: &[Position]) -> Option<String> {
+        let to = to.first()?.as_text()?;
+        let cell = from
+            .as_text()?
+            .chars()
+            .zip(to.chars())
+            .position(|(a, b)| a != b)?;
         Some(format!("mark cell {}", cell + 1))
     }
 }
@@ -311,13 +327,13 @@ mod tests {
                 if (2..len).any(|j| row[j] && row[j - 1] && row[j - 2]) {
                     continue;
                 }
-                let text = Treblecross::show(&row);
+                let text = Position::Text(Treblecross::show(&row));
                 let value = family.value(&text).unwrap();
                 let expected = wins(&mut row, &mut memo);
                 assert_eq!(!value.is_zero(), expected, "{text}");
                 if expected && value != Value::Win {
                     // The winning moves are exactly the cells after which the opponent loses.
-                    let mut good: Vec<String> = Vec::new();
+                    let mut good: Vec<Position> = Vec::new();
                     for i in 0..len {
                         if row[i] {
                             continue;
@@ -326,11 +342,11 @@ mod tests {
                         if !wins(&mut row, &mut memo)
                             && !(2..len).any(|j| row[j] && row[j - 1] && row[j - 2])
                         {
-                            good.push(Treblecross::show(&row));
+                            good.push(Position::Text(Treblecross::show(&row)));
                         }
                         row[i] = false;
                     }
-                    let got: Vec<String> = family
+                    let got: Vec<Position> = family
                         .moves_to(&text, &Value::zero(), usize::MAX)
                         .unwrap()
                         .into_iter()
@@ -353,7 +369,7 @@ mod tests {
                     row[j] = false;
                 }
             }
-            let text = Treblecross::show(&row);
+            let text = Position::Text(Treblecross::show(&row));
             let mut family = Treblecross::new();
             let value = family.value(&text).unwrap();
             let mut memo = HashMap::new();

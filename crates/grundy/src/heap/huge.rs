@@ -19,7 +19,7 @@ pub fn winning_splits(
     n: &BigUint,
     target: u64,
     limit: usize,
-) -> Option<Vec<Vec<String>>> {
+) -> Option<Vec<Vec<BigUint>>> {
     if rules.digits().iter().any(|d| d & 8 != 0) {
         return None;
     }
@@ -36,7 +36,7 @@ pub fn winning_splits(
         if d & 2 != 0 && n > &k {
             let left = n - &k;
             if value(&left) == target {
-                found.push(vec![left.to_string()]);
+                found.push(vec![left]);
             }
         }
     }
@@ -60,7 +60,7 @@ pub fn winning_splits(
             }
             let b = &m - &a_big;
             if period.value_u64(a) ^ value(&b) == target {
-                found.push(vec![b.to_string(), a.to_string()]);
+                found.push(vec![b, a_big]);
             }
         }
         // Parts a = e + r + j p: both past the preperiod (m is huge).
@@ -84,7 +84,7 @@ pub fn winning_splits(
                     break 'rounds;
                 }
                 let b = &m - &a;
-                found.push(vec![b.to_string(), a.to_string()]);
+                found.push(vec![b, a]);
             }
             j += 1u32;
         }
@@ -115,7 +115,7 @@ mod tests {
             for target in 0..8u64 {
                 let mut options = Vec::new();
                 game.heap_options(n, &mut options);
-                let mut expected: Vec<Vec<String>> = options
+                let mut expected: Vec<Vec<BigUint>> = options
                     .into_iter()
                     .filter(|parts| {
                         parts
@@ -123,7 +123,7 @@ mod tests {
                             .fold(0, |acc, h| acc ^ values[*h as usize] as u64)
                             == target
                     })
-                    .map(|parts| parts.iter().map(|h| h.to_string()).collect())
+                    .map(|parts| parts.iter().map(|h| BigUint::from(*h)).collect())
                     .collect();
                 let mut got =
                     winning_splits(game.rules(), &period, &BigUint::from(n), target, usize::MAX)
