@@ -483,7 +483,8 @@ fn draw_sequence(
     if let Some(p) = p {
         let y = 84;
         let mut x = (WIDTH as f64 * 0.5) as i32;
-        if p.preperiod > 0 {
+        // As in the panels: a line where the preperiod ends within the plot.
+        if p.preperiod > from && p.preperiod <= to {
             header.draw(&plotters::element::DashedPathElement::new(
                 [(x + 4, y - 10), (x + 4, y + 10)],
                 6,
@@ -600,15 +601,6 @@ fn draw_panel(
                 PERIOD.mix(0.35).filled(),
             )))?;
         }
-        if p.preperiod > from && p.preperiod <= to {
-            let x = p.preperiod as f64 - 0.5;
-            chart.draw_series(DashedLineSeries::new(
-                [(x, y0), (x, y1)],
-                8,
-                5,
-                PREPERIOD.stroke_width(2),
-            ))?;
-        }
     }
 
     // The values.
@@ -640,6 +632,17 @@ fn draw_panel(
                     .map(|&p| Circle::new(p, radius, DATA.filled())),
             )?;
         }
+    }
+
+    // The end of the preperiod, over the values where dense values would hide it.
+    if let Some(p) = periodicity.filter(|p| p.preperiod > from && p.preperiod <= to) {
+        let x = p.preperiod as f64 - 0.5;
+        chart.draw_series(DashedLineSeries::new(
+            [(x, y0), (x, y1)],
+            8,
+            5,
+            PREPERIOD.stroke_width(2),
+        ))?;
     }
     Ok(())
 }
