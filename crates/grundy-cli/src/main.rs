@@ -6,6 +6,7 @@
 mod long_run;
 mod output;
 mod play;
+mod plot;
 
 use clap::{Parser, Subcommand};
 use grundy::family::{parse_heap, Settings};
@@ -111,6 +112,10 @@ enum Command {
         /// Afterwards, recompute N heaps spread over the table by the plain method.
         #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "200")]
         verify: Option<usize>,
+        /// Also draw G(n) to FILE.svg, marking the period where one is known;
+        /// the values are then printed only with --json, --csv or --out.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<std::path::PathBuf>,
         #[command(flatten)]
         run: long_run::RunFlags,
         #[command(flatten)]
@@ -138,6 +143,9 @@ enum Command {
         /// Print `{"table": [[...], ...]}`.
         #[arg(long)]
         json: bool,
+        /// Draw the table to FILE.svg as a heat map; it is then printed only with --json.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<std::path::PathBuf>,
         #[command(flatten)]
         limits: Limits,
     },
@@ -271,6 +279,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             csv,
             out: out_file,
             verify,
+            plot,
             run,
             limits,
         } => {
@@ -284,11 +293,15 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             }
             let mut family = spec::parse_game(&game, limits.settings())?;
             family.configure_long_run(long_run::long_run(&run, &family.spec()));
-            let result = match out_file {
-                Some(path) => output::sequence_to_file(&path, family.as_mut(), from, to),
-                None => sequence_to_stdout(out, family.as_mut(), from, to, json, csv),
+            let print = |family: &mut dyn grundy::family::Family| match out_file {
+                Some(path) => output::sequence_to_file(&path, family, from, to),
+                None if plot.is_some() && !json && !csv => plot::values_only(family, from, to),
+                None => sequence_to_stdout(out, family, from, to, json, csv),
             };
-            result?;
+            match &plot {
+                Some(svg) => plot::sequence(svg, family.as_mut(), from, to, print)?,
+                None => print(family.as_mut())?,
+            }
             if let Some(samples) = verify {
                 let checked = family.verify(samples)?;
                 eprintln!("verified {checked} heaps against the plain method: all agree");
@@ -315,9 +328,20 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             }
             .map_err(io_error)
         }
-        Command::Table { game, json, limits } => {
+        Command::Table {
+            game,
+            json,
+            plot,
+            limits,
+        } => {
             let mut family = spec::parse_game(&game, limits.settings())?;
-            let table = family.table()?;
+            let table = match &plot {
+                Some(svg) => plot::table(svg, family.as_mut())?,
+                None => family.table()?,
+            };
+            if plot.is_some() && !json {
+                return Ok(());
+            }
             output::table(out, &table, json).map_err(io_error)
         }
         Command::Games => output::games(out).map_err(io_error),
