@@ -149,13 +149,16 @@ impl Family for Tee<'_> {
     fn spec(&self) -> String {
         self.inner.spec()
     }
-    fn normalize(&self, position: &str) -> grundy::Result<String> {
-        self.inner.normalize(position)
+    fn parse(&self, text: &str) -> grundy::Result<grundy::Position> {
+        self.inner.parse(text)
     }
-    fn value(&mut self, position: &str) -> grundy::Result<Value> {
+    fn format(&self, position: &grundy::Position) -> String {
+        self.inner.format(position)
+    }
+    fn value(&mut self, position: &grundy::Position) -> grundy::Result<Value> {
         self.inner.value(position)
     }
-    fn moves(&mut self, position: &str) -> grundy::Result<Vec<Move>> {
+    fn moves(&mut self, position: &grundy::Position) -> grundy::Result<Vec<Move>> {
         self.inner.moves(position)
     }
     fn is_heap_game(&self) -> bool {
