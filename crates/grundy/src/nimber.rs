@@ -14,6 +14,14 @@ use std::fmt;
 /// smallest value not inserted and resets the accumulator. Its bitset grows to the
 /// largest value seen and is reused, so the hot loops of the engines never allocate
 /// per position, and values larger than 64 need no special case.
+///
+/// ```
+/// let mut mex = grundy::nimber::Mex::new();
+/// for option in [0, 1, 3] {
+///     mex.insert(option);
+/// }
+/// assert_eq!(mex.take(), 2); // options have values {0, 1, 3}, so mex = 2
+/// ```
 #[derive(Debug, Default, Clone)]
 pub struct Mex {
     words: Vec<u64>,
