@@ -1198,6 +1198,55 @@ fn pair_marks<T: Cell, const W: usize>(
     steps
 }
 
+/// [`pair_marks`] with `partners_below: Some(old.len())` for every heap of
+/// the block `first..first + marks.len()` at once: `marks[i]` gets the
+/// options of heap `first + i` through rare heaps `r` whose partner
+/// `m - r` is in `old`, the table below the block. Rare heap by rare heap
+/// the partners of consecutive heaps are consecutive, so this reads `old`
+/// in runs (no gather) and sets the bits of heap after heap; returns how
+/// many options were marked.
+fn block_marks<const W: usize>(
+    context: &RareSplit,
+    first: usize,
+    old: &[u16],
+    marks: &mut [Bits<W>],
+) -> u64 {
+    let cut = old.len();
+    let end = first + marks.len();
+    let top = 64 * W as u32 - 1;
+    let mut steps = 0;
+    // Heaps `from..to` of the block, each paired through the rare heap with
+    // value `value` whose partner for heap `from` is `old[partner]`.
+    let mut run = |from: usize, to: usize, partner: usize, value: u32| {
+        if from >= to {
+            return;
+        }
+        steps += (to - from) as u64;
+        let heaps = &mut marks[from - first..to - first];
+        for (bits, &x) in heaps.iter_mut().zip(&old[partner..partner + (to - from)]) {
+            let x = (u32::from(x) ^ value) & top;
+            bits.0[(x >> 6) as usize] |= 1 << (x & 63);
+        }
+    };
+    for &k in &context.rules.splits {
+        for (&r, &value) in context.rare.iter().zip(context.rare_values) {
+            let r = r as usize;
+            // Heap n pairs r with m - r = n - k - r: r < m and m - r < cut.
+            let from = first.max(r + k + 1);
+            let to = end.min(r + k + cut);
+            let equal = 2 * r + k;
+            if context.rules.unequal && (from..to).contains(&equal) {
+                // Parts must differ: heap 2r + k has no split (r, r).
+                run(from, equal, from - k - r, value);
+                run(equal + 1, to, equal + 1 - k - r, value);
+            } else {
+                run(from, to, from.saturating_sub(k + r), value);
+            }
+        }
+    }
+    steps
+}
+
 /// The rare heaps `rare[range]` (ascending) to pair with `m - r`, as two
 /// ranges: all of them, or, when the equal split of `m` is not a move
 /// ([`TakeBreak::unequal_parts`]), all but the heap `m / 2`, whose pairing
@@ -1279,20 +1328,13 @@ fn pipeline<const W: usize>(
     };
     // Marks for `heaps` through the first `count` rare heaps whose partner
     // is below `cut`; and the number of options.
-    let old_marks =
-        |heaps: std::ops::Range<usize>, cut: usize, count: usize, scratch: &mut Scratch| {
-            let context = view(count);
-            let old = unsafe { values_at.prefix(cut) };
-            let mut steps = 0;
-            let marks: Vec<Bits<W>> = heaps
-                .map(|n| {
-                    let mut bits = Bits::<W>([0; W]);
-                    steps += pair_marks(&context, n, old, Some(cut), &mut bits, scratch);
-                    bits
-                })
-                .collect();
-            (marks, steps)
-        };
+    let old_marks = |heaps: std::ops::Range<usize>, cut: usize, count: usize, _: &mut Scratch| {
+        let context = view(count);
+        let old = unsafe { values_at.prefix(cut) };
+        let mut marks = vec![Bits::<W>([0; W]); heaps.len()];
+        let steps = block_marks(&context, heaps.start, old, &mut marks);
+        (marks, steps)
+    };
     let mut count = first_rare;
     let mut done = start;
     std::thread::scope(|scope| {
@@ -2080,6 +2122,49 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn block_marks_are_pair_marks_heap_by_heap(
+            digits in proptest::collection::vec(0u8..8, 0..5),
+            first in prop_oneof![Just(0u8), Just(4u8)],
+            unequal in any::<bool>(),
+            mask in 1u32..64,
+            cut in 1usize..1200,
+            block in 1usize..700,
+        ) {
+            let mut digits = digits;
+            digits.insert(0, first);
+            let rules = TakeBreak::new(&digits).unwrap();
+            let rules = if unequal { rules.unequal_parts() } else { rules };
+            let table: Vec<u16> = rules_values(&rules, cut, true)
+                .iter()
+                .map(|v| *v as u16)
+                .collect();
+            let split = Split { mask, free: 0, domain: false, shift: 0 };
+            let rare: Vec<u32> = (1..cut).filter(|&i| split.class(i, table[i] as u32) == 0).map(|i| i as u32).collect();
+            let rare_values: Vec<u32> = rare.iter().map(|r| table[*r as usize] as u32).collect();
+            let odd = parity_words(mask);
+            let context = RareSplit {
+                rules: &rules,
+                split,
+                odd: &odd,
+                rare: &rare,
+                rare_values: &rare_values,
+                vector: Vector { marks: false, search: false },
+            };
+            let old = &table[..cut];
+            let start = cut + cut / 3;
+            let mut marks = vec![Bits::<4>([0; 4]); block];
+            let steps = block_marks(&context, start, old, &mut marks);
+            let mut total = 0;
+            for (i, got) in marks.iter().enumerate() {
+                let mut expected = Bits::<4>([0; 4]);
+                let scratch = &mut Scratch::default();
+                total += pair_marks(&context, start + i, old, Some(cut), &mut expected, scratch);
+                prop_assert_eq!(got.0, expected.0, "heap {}", start + i);
+            }
+            prop_assert_eq!(steps, total);
+        }
+
         #[test]
         fn unequal_parts_agree_with_the_definition(
             digits in proptest::collection::vec(0u8..16, 0..4),
