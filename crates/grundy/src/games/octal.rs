@@ -349,7 +349,7 @@ mod tests {
         let mut table = HeapTable::new();
         table.extend_to(&GrundysGame, 100_000);
         let rare: Vec<usize> = (0..=100_000)
-            .filter(|&n| (table.get(n).unwrap() & !1).count_ones() % 2 == 0)
+            .filter(|&n| (table.get(n).unwrap() & !1).count_ones().is_multiple_of(2))
             .collect();
         let first: Vec<(usize, u32)> = rare[..48]
             .iter()
@@ -370,7 +370,7 @@ mod tests {
         let mut table = HeapTable::new();
         table.extend_to(&GrundysGame, n);
         let rare = (0..=n)
-            .filter(|&m| (table.get(m).unwrap() & !1).count_ones() % 2 == 0)
+            .filter(|&m| (table.get(m).unwrap() & !1).count_ones().is_multiple_of(2))
             .count();
         assert_eq!(rare, 1274);
         assert!((82_861..=n).all(|m| (table.get(m).unwrap() & !1).count_ones() % 2 == 1));
