@@ -1,6 +1,7 @@
 //! Times the take-and-break engine on one code:
 //! `octal_speed DIGITS N [plain|serial|scalar|novector]`,
-//! e.g. `octal_speed 016 1000000` for 0.16. Prints seconds, G(N) and a checksum.
+//! e.g. `octal_speed 016 1000000` for 0.16, or `octal_speed grundy 1000000`
+//! for Grundy's game. Prints seconds, G(N) and a checksum.
 
 use grundy::heap::rare::{Engine, TakeBreak};
 use std::ops::ControlFlow;
@@ -8,12 +9,17 @@ use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let digits: Vec<u8> = args[1]
-        .bytes()
-        .map(|b| (b as char).to_digit(16).unwrap() as u8)
-        .collect();
     let n: usize = args[2].parse().unwrap();
-    let rules = TakeBreak::new(&digits).unwrap();
+    // `grundy`: Grundy's game (`4.` with unequal parts).
+    let rules = if args[1] == "grundy" {
+        grundy::games::octal::GrundysGame::rules()
+    } else {
+        let digits: Vec<u8> = args[1]
+            .bytes()
+            .map(|b| (b as char).to_digit(16).unwrap() as u8)
+            .collect();
+        TakeBreak::new(&digits).unwrap()
+    };
     let mut engine = if args.get(3).map(String::as_str) == Some("plain") {
         Engine::plain(rules)
     } else {
@@ -31,6 +37,10 @@ fn main() {
     // `novector`: what a processor without AVX-512 runs (two threads, no vector code).
     if args.get(3).map(String::as_str) == Some("novector") {
         engine.scalar_search();
+    }
+    if args.get(3).map(String::as_str) == Some("scalarmarks") {
+        engine.parallel_from(usize::MAX);
+        engine.scalar_marks();
     }
     let start = Instant::now();
     let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));

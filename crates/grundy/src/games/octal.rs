@@ -185,8 +185,23 @@ impl HeapGame for TakeBreakGame {
 }
 
 /// Grundy's game: split a heap into two unequal non-empty heaps.
+///
+/// Tables are filled by the rare-value engine as the code `4.` (split
+/// without taking) with unequal parts ([`TakeBreak::unequal_parts`]);
+/// [`HeapGame::dense_value`] is the plain quadratic loop, kept as the
+/// reference the tests compare the engine with. No periodicity theorem
+/// applies (the period rule stays unknown).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct GrundysGame;
+
+impl GrundysGame {
+    /// The rules as the engine reads them: `4.` with unequal parts.
+    pub fn rules() -> TakeBreak {
+        TakeBreak::new(&[4])
+            .expect("4. is a valid code")
+            .unequal_parts()
+    }
+}
 
 impl HeapGame for GrundysGame {
     fn heap_options(&self, n: u64, out: &mut Vec<Parts<u64>>) {
@@ -201,11 +216,16 @@ impl HeapGame for GrundysGame {
         }
         scratch.mex.take() as u32
     }
+
+    fn take_break(&self) -> Option<TakeBreak> {
+        Some(Self::rules())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::heap::rare::Engine;
     use crate::heap::{HeapAsGame, HeapTable};
     use crate::solve::Solver;
     use proptest::prelude::*;
@@ -250,6 +270,110 @@ mod tests {
             table(&GrundysGame, 20),
             [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0]
         );
+    }
+
+    /// Grundy's game by its own quadratic loop ([`GrundysGame::dense_value`]),
+    /// bypassing the engine: the reference.
+    fn grundy_plain(n: usize) -> Vec<u32> {
+        let mut values = Vec::with_capacity(n + 1);
+        let mut scratch = crate::heap::Scratch::default();
+        for m in 0..=n {
+            let value = GrundysGame.dense_value(m, &values, &mut scratch);
+            values.push(value);
+        }
+        values
+    }
+
+    #[test]
+    fn grundys_game_takes_the_rare_value_engine_and_agrees_with_the_plain_loop() {
+        const N: usize = 30_000;
+        let plain = grundy_plain(N);
+        let mut table = HeapTable::new();
+        table.extend_to(&GrundysGame, N);
+        let engine = table.engine().expect("Grundy's game runs on the engine");
+        assert!(engine.rules().unequal());
+        assert!(engine.split().is_some(), "a sparse split is found");
+        assert!(engine.stats().rare_heaps_computed > 25_000);
+        assert_eq!(table.to_vec(), plain);
+        // Every path of the engine the game can take, forced: two threads
+        // from the first heaps, scalar marks or search, no vector code.
+        type Force = fn(&mut Engine);
+        let forced: [(&str, Force); 5] = [
+            ("two threads", |e| e.parallel_from(0)),
+            ("one thread", |e| e.parallel_from(usize::MAX)),
+            ("scalar marks", |e| e.scalar_marks()),
+            ("scalar search", |e| e.scalar_search_only()),
+            ("no vector code", |e| {
+                e.parallel_from(0);
+                e.scalar_search()
+            }),
+        ];
+        for (name, force) in forced {
+            let mut engine = Engine::new(GrundysGame::rules());
+            force(&mut engine);
+            let _ = engine.extend_to(N, &mut |_| std::ops::ControlFlow::Continue(()));
+            assert_eq!(engine.values().to_u32(), plain, "{name}");
+        }
+        // The plain engine with unequal parts is the same game too.
+        let mut engine = Engine::plain(GrundysGame::rules());
+        let _ = engine.extend_to(3000, &mut |_| std::ops::ControlFlow::Continue(()));
+        assert_eq!(engine.values().to_u32(), plain[..=3000]);
+        // And `--verify`'s reference recomputes any heap exactly.
+        for n in [0, 1, 2, 3, 1000, 12_345, N] {
+            assert_eq!(
+                crate::heap::reference_value(&GrundysGame, n, &table),
+                plain[n]
+            );
+        }
+    }
+
+    #[test]
+    fn grundys_game_rare_values_as_published() {
+        // Rare ("sparse") values of Grundy's game: those with an even number
+        // of bits under the mask ...11110, every bit but the lowest
+        // (Flammenkamp, "Sprague-Grundy Values of Grundy's Game",
+        // http://wwwhomes.uni-bielefeld.de/achim/grundy.html, writes it
+        // m = 01111..., lowest bit first). His list starts with these heaps
+        // and values:
+        #[rustfmt::skip]
+        let published: [(usize, u32); 48] = [
+            (0, 0), (1, 0), (2, 0), (3, 1), (4, 0), (6, 1), (7, 0), (9, 1),
+            (10, 0), (12, 1), (15, 1), (20, 0), (23, 0), (26, 0), (28, 1),
+            (31, 1), (34, 1), (37, 1), (40, 1), (43, 1), (46, 1), (49, 1),
+            (50, 0), (52, 1), (53, 0), (55, 1), (58, 1), (61, 1), (87, 7),
+            (90, 7), (93, 7), (146, 6), (149, 6), (152, 6), (158, 11),
+            (161, 11), (164, 11), (167, 11), (176, 7), (179, 7), (181, 12),
+            (182, 7), (185, 7), (188, 7), (190, 12), (193, 12), (196, 10),
+            (231, 10),
+        ];
+        let mut table = HeapTable::new();
+        table.extend_to(&GrundysGame, 100_000);
+        let rare: Vec<usize> = (0..=100_000)
+            .filter(|&n| (table.get(n).unwrap() & !1).count_ones().is_multiple_of(2))
+            .collect();
+        let first: Vec<(usize, u32)> = rare[..48]
+            .iter()
+            .map(|&n| (n, table.get(n).unwrap()))
+            .collect();
+        assert_eq!(first, published);
+        // M. Czajka counts 1274 rare values below 2^21, the last at heap
+        // 82,860 (as quoted in issue 15): all of them are below 10^5 (the
+        // run to 2^21 is the ignored test below).
+        assert_eq!(rare.len(), 1274);
+        assert_eq!(rare.last(), Some(&82_860));
+    }
+
+    #[test]
+    #[ignore = "2^21 heaps: run with --release --ignored"]
+    fn grundys_game_has_no_rare_value_past_82860_below_2_to_21() {
+        let n = (1 << 21) - 1;
+        let mut table = HeapTable::new();
+        table.extend_to(&GrundysGame, n);
+        let rare = (0..=n)
+            .filter(|&m| (table.get(m).unwrap() & !1).count_ones().is_multiple_of(2))
+            .count();
+        assert_eq!(rare, 1274);
+        assert!((82_861..=n).all(|m| (table.get(m).unwrap() & !1).count_ones() % 2 == 1));
     }
 
     proptest! {

@@ -12,7 +12,8 @@ use num_traits::ToPrimitive;
 
 /// The first `limit` moves (in increasing order of the smaller part, after
 /// the moves that leave at most one heap) from heap `n` to a position of value
-/// `target`; `None` when the code leaves three heaps.
+/// `target`; `None` when the code leaves three heaps. With
+/// [`TakeBreak::unequal_parts`] the equal split is left out.
 pub fn winning_splits(
     rules: &TakeBreak,
     period: &Periodicity,
@@ -59,6 +60,9 @@ pub fn winning_splits(
                 break;
             }
             let b = &m - &a_big;
+            if rules.unequal() && b == a_big {
+                continue;
+            }
             if period.value_u64(a) ^ value(&b) == target {
                 found.push(vec![b, a_big]);
             }
@@ -84,6 +88,9 @@ pub fn winning_splits(
                     break 'rounds;
                 }
                 let b = &m - &a;
+                if rules.unequal() && b == a {
+                    continue;
+                }
                 found.push(vec![b, a]);
             }
             j += 1u32;
@@ -99,6 +106,59 @@ mod tests {
     use crate::games::octal::TakeBreakGame;
     use crate::heap::{HeapGame, HeapTable};
     use crate::period::prove;
+
+    /// With unequal parts ([`TakeBreak::unequal_parts`]) the equal split is
+    /// never offered: the moves found through a period seen in the values
+    /// (no theorem is claimed for these variants; the test only needs the
+    /// values of its heaps to follow the period) are the direct enumeration's.
+    #[test]
+    fn unequal_parts_leave_out_the_equal_split() {
+        use crate::heap::rare::Engine;
+        use crate::period::PeriodRule;
+        let mut checked = 0;
+        // Variants with a period (0.7, 4.2 and 0.24 with unequal parts), and
+        // some without, skipped.
+        for digits in [&[0u8, 7][..], &[4, 2], &[0, 2, 4], &[0, 0, 7], &[0, 6]] {
+            let rules = TakeBreak::new(digits).unwrap().unequal_parts();
+            let mut engine = Engine::new(rules.clone());
+            let _ = engine.extend_to(6000, &mut |_| std::ops::ControlFlow::Continue(()));
+            let values = engine.values().to_u32();
+            let rule = PeriodRule::TakeBreak {
+                max_take: digits.len() as u64 - 1,
+                parts: 2,
+            };
+            let Some(period) = prove(values.len(), |i| values[i], &rule) else {
+                continue;
+            };
+            let first = 2 * period.preperiod + 3 * period.period + 40;
+            if first as usize + 4 >= values.len() {
+                continue;
+            }
+            checked += 1;
+            // Even and odd heaps: only even ones have an equal split.
+            for (n, target) in (first..first + 4).flat_map(|n| (0..8u64).map(move |t| (n, t))) {
+                let mut expected: Vec<Vec<BigUint>> = Vec::new();
+                for (k, &d) in rules.digits().iter().enumerate() {
+                    let m = n - k as u64;
+                    if d & 2 != 0 && values[m as usize] as u64 == target {
+                        expected.push(vec![BigUint::from(m)]);
+                    }
+                    for a in 1..m.div_ceil(2) {
+                        let v = values[a as usize] ^ values[(m - a) as usize];
+                        if d & 4 != 0 && v as u64 == target {
+                            expected.push(vec![BigUint::from(m - a), BigUint::from(a)]);
+                        }
+                    }
+                }
+                let mut got =
+                    winning_splits(&rules, &period, &BigUint::from(n), target, usize::MAX).unwrap();
+                expected.sort();
+                got.sort();
+                assert_eq!(got, expected, "{digits:?} n={n} target={target}");
+            }
+        }
+        assert_eq!(checked, 3, "0.7, 4.2 and 0.24 show their periods");
+    }
 
     /// Through the period, at heaps small enough to enumerate, the moves found
     /// are exactly the direct enumeration's.

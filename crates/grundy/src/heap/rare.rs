@@ -49,6 +49,9 @@ pub struct TakeBreak {
     splits: Vec<usize>,
     /// Removal sizes whose digit allows leaving three heaps.
     triples: Vec<usize>,
+    /// Heaps left by a split must all differ in size (Grundy's game is `4.`
+    /// with this: a heap splits into two unequal heaps).
+    unequal: bool,
 }
 
 impl TakeBreak {
@@ -72,12 +75,61 @@ impl TakeBreak {
             digits,
             splits,
             triples,
+            unequal: false,
         })
+    }
+
+    /// The same rules, except that the heaps a split leaves must all differ
+    /// in size: `(a, a)` and `(a, a, b)` are not moves. Grundy's game is
+    /// `TakeBreak::new(&[4])?.unequal_parts()`.
+    pub fn unequal_parts(mut self) -> Self {
+        self.unequal = true;
+        self
+    }
+
+    /// Whether the heaps a split leaves must differ in size.
+    pub fn unequal(&self) -> bool {
+        self.unequal
     }
 
     /// The digits, trailing zeros removed.
     pub fn digits(&self) -> &[u8] {
         &self.digits
+    }
+
+    /// The largest smaller part `a` of a split of `m` into two, `(a, m - a)`:
+    /// `m / 2`, or below half when the parts must differ.
+    #[inline(always)]
+    pub fn half(&self, m: usize) -> usize {
+        if self.unequal {
+            m.saturating_sub(1) / 2
+        } else {
+            m / 2
+        }
+    }
+
+    /// The part `m / 2` of the equal split of `m`, when it is not a move
+    /// (parts must differ and `m` is even): the one rare heap whose pairing
+    /// with `m - r` must be left out.
+    #[inline(always)]
+    fn equal_part(&self, m: usize) -> Option<usize> {
+        (self.unequal && m.is_multiple_of(2)).then_some(m / 2)
+    }
+
+    /// The splits of `m` into three, `(a, b, m - a - b)` with
+    /// `a <= b <= m - a - b` (strictly increasing when parts must differ),
+    /// each given to `f` as `(a, b)`.
+    #[inline(always)]
+    fn for_each_triple(&self, m: usize, mut f: impl FnMut(usize, usize)) {
+        let strict = self.unequal as usize;
+        for a in 1..=m / 3 {
+            let first = a + strict;
+            // b <= m - a - b, or b < m - a - b when strict.
+            let last = (m - a - strict) / 2;
+            for b in first..=last {
+                f(a, b);
+            }
+        }
     }
 
     /// The value of heap `n` by the definition, from `table[0..n]`: the reference.
@@ -92,17 +144,13 @@ impl TakeBreak {
             }
             if d & 4 != 0 && n >= k + 2 {
                 let m = n - k;
-                for a in 1..=m / 2 {
+                for a in 1..=self.half(m) {
                     mex.mark(g(a) ^ g(m - a));
                 }
             }
             if d & 8 != 0 && n >= k + 3 {
                 let m = n - k;
-                for a in 1..=m / 3 {
-                    for b in a..=(m - a) / 2 {
-                        mex.mark(g(a) ^ g(b) ^ g(m - a - b));
-                    }
-                }
+                self.for_each_triple(m, |a, b| mex.mark(g(a) ^ g(b) ^ g(m - a - b)));
             }
         }
         mex.take_mex()
@@ -130,15 +178,11 @@ fn fast_plain_value<T: Copy + Into<u32>>(
         }
         if d & 4 != 0 && n >= k + 2 {
             let m = n - k;
-            mark_splits(marks, &mut work.lanes, table, m, 1, m / 2 + 1);
+            mark_splits(marks, &mut work.lanes, table, m, 1, rules.half(m) + 1);
         }
         if d & 8 != 0 && n >= k + 3 {
             let m = n - k;
-            for a in 1..=m / 3 {
-                for b in a..=(m - a) / 2 {
-                    marks.set(g(a) ^ g(b) ^ g(m - a - b));
-                }
-            }
+            rules.for_each_triple(m, |a, b| marks.set(g(a) ^ g(b) ^ g(m - a - b)));
         }
     }
     marks.take_mex()
@@ -691,6 +735,11 @@ impl Engine {
         self.small = false;
     }
 
+    /// Timing aid: scalar marks through rare heaps, vector search.
+    pub fn scalar_marks(&mut self) {
+        self.vector.marks = false;
+    }
+
     /// Testing aid: the general vector paths even for values below 64.
     pub fn no_small_run(&mut self) {
         self.small = false;
@@ -774,7 +823,14 @@ impl Engine {
             return 0;
         };
         let past_rules = start > self.rules.digits.len() + 2;
-        if !self.small || self.work.bound > 64 || limit <= start || !past_rules {
+        // Its gathers pair every rare heap below each split size, the equal
+        // split's included: codes whose parts must differ take the general path.
+        if !self.small
+            || self.rules.unequal
+            || self.work.bound > 64
+            || limit <= start
+            || !past_rules
+        {
             return 0;
         }
         let steps = small_run(
@@ -1112,17 +1168,19 @@ fn pair_marks<T: Cell, const W: usize>(
     if let (true, Some(narrow)) = (context.vector.marks, T::narrow(table)) {
         let stamp = scratch.next_stamp();
         for (m, lo, hi) in ranges {
-            steps += (hi - lo) as u64;
-            let (heaps, values) = (&rare[lo..hi], &context.rare_values[lo..hi]);
-            simd::mark_pairs(
-                narrow,
-                heaps,
-                values,
-                m,
-                &mut scratch.stamps,
-                stamp,
-                64 * W as u32 - 1,
-            );
+            for range in without_equal(context.rules, rare, m, lo..hi) {
+                steps += range.len() as u64;
+                let (heaps, values) = (&rare[range.clone()], &context.rare_values[range]);
+                simd::mark_pairs(
+                    narrow,
+                    heaps,
+                    values,
+                    m,
+                    &mut scratch.stamps,
+                    stamp,
+                    64 * W as u32 - 1,
+                );
+            }
         }
         simd::fold_stamps(&scratch.stamps[..64 * W], stamp, &mut marks.0);
     } else {
@@ -1130,12 +1188,83 @@ fn pair_marks<T: Cell, const W: usize>(
             (&mut scratch.seen[..]).try_into().expect("buffer size");
         seen[..64 * W].fill(0);
         for (m, lo, hi) in ranges {
-            steps += (hi - lo) as u64;
-            mark_rare_pairs::<T, W>(seen, table, &rare[lo..hi], m);
+            for range in without_equal(context.rules, rare, m, lo..hi) {
+                steps += range.len() as u64;
+                mark_rare_pairs::<T, W>(seen, table, &rare[range], m);
+            }
         }
         fold_seen(&seen[..64 * W], &mut marks.0);
     }
     steps
+}
+
+/// [`pair_marks`] with `partners_below: Some(old.len())` for every heap of
+/// the block `first..first + marks.len()` at once: `marks[i]` gets the
+/// options of heap `first + i` through rare heaps `r` whose partner
+/// `m - r` is in `old`, the table below the block. Rare heap by rare heap
+/// the partners of consecutive heaps are consecutive, so this reads `old`
+/// in runs (no gather) and sets the bits of heap after heap; returns how
+/// many options were marked.
+fn block_marks<const W: usize>(
+    context: &RareSplit,
+    first: usize,
+    old: &[u16],
+    marks: &mut [Bits<W>],
+) -> u64 {
+    let cut = old.len();
+    let end = first + marks.len();
+    let top = 64 * W as u32 - 1;
+    let mut steps = 0;
+    // Heaps `from..to` of the block, each paired through the rare heap with
+    // value `value` whose partner for heap `from` is `old[partner]`.
+    let mut run = |from: usize, to: usize, partner: usize, value: u32| {
+        if from >= to {
+            return;
+        }
+        steps += (to - from) as u64;
+        let heaps = &mut marks[from - first..to - first];
+        for (bits, &x) in heaps.iter_mut().zip(&old[partner..partner + (to - from)]) {
+            let x = (u32::from(x) ^ value) & top;
+            bits.0[(x >> 6) as usize] |= 1 << (x & 63);
+        }
+    };
+    for &k in &context.rules.splits {
+        for (&r, &value) in context.rare.iter().zip(context.rare_values) {
+            let r = r as usize;
+            // Heap n pairs r with m - r = n - k - r: r < m and m - r < cut.
+            let from = first.max(r + k + 1);
+            let to = end.min(r + k + cut);
+            let equal = 2 * r + k;
+            if context.rules.unequal && (from..to).contains(&equal) {
+                // Parts must differ: heap 2r + k has no split (r, r).
+                run(from, equal, from - k - r, value);
+                run(equal + 1, to, equal + 1 - k - r, value);
+            } else {
+                run(from, to, from.saturating_sub(k + r), value);
+            }
+        }
+    }
+    steps
+}
+
+/// The rare heaps `rare[range]` (ascending) to pair with `m - r`, as two
+/// ranges: all of them, or, when the equal split of `m` is not a move
+/// ([`TakeBreak::unequal_parts`]), all but the heap `m / 2`, whose pairing
+/// with itself would mark 0 for a move that does not exist.
+#[inline(always)]
+fn without_equal(
+    rules: &TakeBreak,
+    rare: &[u32],
+    m: usize,
+    range: std::ops::Range<usize>,
+) -> [std::ops::Range<usize>; 2] {
+    let (lo, hi) = (range.start, range.end);
+    if let Some(half) = rules.equal_part(m).and_then(|h| u32::try_from(h).ok()) {
+        if let Ok(i) = rare[lo..hi].binary_search(&half) {
+            return [lo..lo + i, lo + i + 1..hi];
+        }
+    }
+    [lo..hi, hi..hi]
 }
 
 /// A pointer handed to the helper thread of [`pipeline`], which only reads
@@ -1199,20 +1328,13 @@ fn pipeline<const W: usize>(
     };
     // Marks for `heaps` through the first `count` rare heaps whose partner
     // is below `cut`; and the number of options.
-    let old_marks =
-        |heaps: std::ops::Range<usize>, cut: usize, count: usize, scratch: &mut Scratch| {
-            let context = view(count);
-            let old = unsafe { values_at.prefix(cut) };
-            let mut steps = 0;
-            let marks: Vec<Bits<W>> = heaps
-                .map(|n| {
-                    let mut bits = Bits::<W>([0; W]);
-                    steps += pair_marks(&context, n, old, Some(cut), &mut bits, scratch);
-                    bits
-                })
-                .collect();
-            (marks, steps)
-        };
+    let old_marks = |heaps: std::ops::Range<usize>, cut: usize, count: usize, _: &mut Scratch| {
+        let context = view(count);
+        let old = unsafe { values_at.prefix(cut) };
+        let mut marks = vec![Bits::<W>([0; W]); heaps.len()];
+        let steps = block_marks(&context, heaps.start, old, &mut marks);
+        (marks, steps)
+    };
     let mut count = first_rare;
     let mut done = start;
     std::thread::scope(|scope| {
@@ -1337,27 +1459,26 @@ fn block_value<const W: usize>(
         let end = rare.partition_point(|r| (*r as usize) < m).max(high);
         stats.pair_steps += (low + end - high) as u64;
         let stamps = &mut scratch.stamps;
-        simd::mark_pairs(table, &rare[..low], &values[..low], m, stamps, stamp, top);
-        simd::mark_pairs(
-            table,
-            &rare[high..end],
-            &values[high..end],
-            m,
-            stamps,
-            stamp,
-            top,
-        );
         let here = block_rare.partition_point(|r| (*r as usize) < m);
-        simd::mark_pairs(
-            table,
-            &block_rare[..here],
-            &block_values[..here],
-            m,
-            stamps,
-            stamp,
-            top,
-        );
         stats.pair_steps += here as u64;
+        let older = without_equal(context.rules, rare, m, 0..low)
+            .into_iter()
+            .chain(without_equal(context.rules, rare, m, high..end))
+            .map(|range| (rare, values, range));
+        let newer = without_equal(context.rules, block_rare, m, 0..here)
+            .into_iter()
+            .map(|range| (block_rare, block_values, range));
+        for (heaps, heap_values, range) in older.chain(newer) {
+            simd::mark_pairs(
+                table,
+                &heaps[range.clone()],
+                &heap_values[range],
+                m,
+                stamps,
+                stamp,
+                top,
+            );
+        }
     }
     simd::fold_stamps(&scratch.stamps[..64 * W], stamp, &mut marks.0);
     let (cheap_mex, want) = decide(context, n, marks, bound);
@@ -1462,6 +1583,7 @@ unsafe fn small_run_with<S: simd::SmallSets>(
     mut bound: u32,
 ) -> (u64, u64, u64, u32) {
     let (mut pair_steps, mut scan_steps, mut exhausted) = (0u64, 0u64, 0u64);
+    assert!(!rules.unequal, "the small-value loop pairs equal parts too");
     let first = table.len();
     debug_assert!(table.iter().all(|v| (*v as u32) < bound) && bound <= 64);
     assert!(
@@ -1722,7 +1844,9 @@ fn confirm<T: Cell, const W: usize>(
         let mut wanted = simd::Wanted::from_bits(&want.0);
         for &k in &context.rules.splits {
             if n >= k + 2 && searchable[(context.split.domain as usize) & ((n - k) & 1)] {
-                stats.scan_steps += simd::search(narrow, n - k, 1, &mut wanted) as u64;
+                let m = n - k;
+                let half = context.rules.half(m);
+                stats.scan_steps += simd::search_to(narrow, m, 1, half, &mut wanted) as u64;
                 if wanted.count == 0 {
                     return None;
                 }
@@ -1749,10 +1873,11 @@ fn confirm<T: Cell, const W: usize>(
             continue;
         }
         let m = n - k;
+        let half = context.rules.half(m);
         let mut b = 1;
-        while b <= m / 2 {
+        while b <= half {
             // Long enough chunks that checking the wanted list stays cheap.
-            let stop = (b + 32 + 2 * count).min(m / 2 + 1);
+            let stop = (b + 32 + 2 * count).min(half + 1);
             // Pairs (a, m - a) for a in b..stop: one slice up, one down.
             let low = &table[b..stop];
             let high = &table[m + 1 - stop..m + 1 - b];
@@ -1798,7 +1923,11 @@ mod tests {
     use proptest::prelude::*;
 
     fn values(digits: &[u8], n: usize, plain: bool) -> Vec<u32> {
-        let rules = TakeBreak::new(digits).unwrap();
+        rules_values(&TakeBreak::new(digits).unwrap(), n, plain)
+    }
+
+    fn rules_values(rules: &TakeBreak, n: usize, plain: bool) -> Vec<u32> {
+        let rules = rules.clone();
         let mut engine = if plain {
             Engine::plain(rules)
         } else {
@@ -1873,13 +2002,15 @@ mod tests {
         #[test]
         fn every_mix_of_vector_and_scalar_paths_agrees(
             digits in proptest::collection::vec(0u8..8, 1..5),
+            first in prop_oneof![Just(0u8), Just(4u8)],
             n in 0usize..9000,
             two_threads in any::<bool>(),
             all_scalar in any::<bool>(),
             small in any::<bool>(),
         ) {
+            // A first digit of 4 splits the heap being computed itself.
             let mut digits = digits;
-            digits.insert(0, 0);
+            digits.insert(0, first);
             let rules = TakeBreak::new(&digits).unwrap();
             let mut engine = Engine::new(rules);
             engine.parallel_from(if two_threads { 0 } else { usize::MAX });
@@ -1939,15 +2070,18 @@ mod tests {
         #[test]
         fn splits_are_exact_whatever_the_mask(
             digits in proptest::collection::vec(0u8..8, 1..4),
+            first in prop_oneof![Just(0u8), Just(4u8)],
+            unequal in any::<bool>(),
             mask in 1u32..64,
             domain in any::<bool>(),
             shift in 0u32..2,
             n in 100usize..1500,
         ) {
             let mut digits = digits;
-            digits.insert(0, 0);
+            digits.insert(0, first);
             let rules = TakeBreak::new(&digits).unwrap();
-            let plain = values(&digits, n, true);
+            let rules = if unequal { rules.unequal_parts() } else { rules };
+            let plain = rules_values(&rules, n, true);
             let split = Split { mask, free: 0, domain, shift };
             let rare: Vec<u32> = (1..n).filter(|&i| split.class(i, plain[i]) == 0).map(|i| i as u32).collect();
             let odd = parity_words(mask);
@@ -1958,13 +2092,16 @@ mod tests {
         #[test]
         fn sum_free_splits_are_exact_whatever_the_set(
             digits in proptest::collection::vec(0u8..8, 1..4),
+            first in prop_oneof![Just(0u8), Just(4u8)],
+            unequal in any::<bool>(),
             order in Just((1u32..64).collect::<Vec<u32>>()).prop_shuffle(),
             n in 100usize..1500,
         ) {
             let mut digits = digits;
-            digits.insert(0, 0);
+            digits.insert(0, first);
             let rules = TakeBreak::new(&digits).unwrap();
-            let plain = values(&digits, n, true);
+            let rules = if unequal { rules.unequal_parts() } else { rules };
+            let plain = rules_values(&rules, n, true);
             // A random sum-free set: no two members XOR to a third.
             let mut set: Vec<u32> = Vec::new();
             for v in order {
@@ -1980,6 +2117,94 @@ mod tests {
             let rare: Vec<u32> = (1..n).filter(|&i| !set.contains(&plain[i])).map(|i| i as u32).collect();
             let fixed = rare_value_with(&rules, split, &odd, &rare, &plain[..n], n);
             prop_assert_eq!(fixed, plain[n]);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn block_marks_are_pair_marks_heap_by_heap(
+            digits in proptest::collection::vec(0u8..8, 0..5),
+            first in prop_oneof![Just(0u8), Just(4u8)],
+            unequal in any::<bool>(),
+            mask in 1u32..64,
+            cut in 1usize..1200,
+            block in 1usize..700,
+        ) {
+            let mut digits = digits;
+            digits.insert(0, first);
+            let rules = TakeBreak::new(&digits).unwrap();
+            let rules = if unequal { rules.unequal_parts() } else { rules };
+            let table: Vec<u16> = rules_values(&rules, cut, true)
+                .iter()
+                .map(|v| *v as u16)
+                .collect();
+            let split = Split { mask, free: 0, domain: false, shift: 0 };
+            let rare: Vec<u32> = (1..cut).filter(|&i| split.class(i, table[i] as u32) == 0).map(|i| i as u32).collect();
+            let rare_values: Vec<u32> = rare.iter().map(|r| table[*r as usize] as u32).collect();
+            let odd = parity_words(mask);
+            let context = RareSplit {
+                rules: &rules,
+                split,
+                odd: &odd,
+                rare: &rare,
+                rare_values: &rare_values,
+                vector: Vector { marks: false, search: false },
+            };
+            let old = &table[..cut];
+            let start = cut + cut / 3;
+            let mut marks = vec![Bits::<4>([0; 4]); block];
+            let steps = block_marks(&context, start, old, &mut marks);
+            let mut total = 0;
+            for (i, got) in marks.iter().enumerate() {
+                let mut expected = Bits::<4>([0; 4]);
+                let scratch = &mut Scratch::default();
+                total += pair_marks(&context, start + i, old, Some(cut), &mut expected, scratch);
+                prop_assert_eq!(got.0, expected.0, "heap {}", start + i);
+            }
+            prop_assert_eq!(steps, total);
+        }
+
+        #[test]
+        fn unequal_parts_agree_with_the_definition(
+            digits in proptest::collection::vec(0u8..16, 0..4),
+            first in prop_oneof![Just(0u8), Just(4u8), Just(8u8), Just(12u8)],
+            unequal in any::<bool>(),
+            n in 0usize..120,
+        ) {
+            // Hexadecimal digits too: three heaps, all different when
+            // parts must differ (the plain engine only: no split then).
+            let mut digits = digits;
+            digits.insert(0, first);
+            let rules = TakeBreak::new(&digits).unwrap();
+            let rules = if unequal { rules.unequal_parts() } else { rules };
+            let expected = by_definition(rules.digits(), unequal, n);
+            prop_assert_eq!(&rules_values(&rules, n, true), &expected);
+            prop_assert_eq!(&rules_values(&rules, n, false), &expected);
+        }
+
+        #[test]
+        fn unequal_parts_agree_on_every_path(
+            digits in proptest::collection::vec(0u8..8, 0..5),
+            first in prop_oneof![Just(0u8), Just(4u8)],
+            n in 0usize..9000,
+            two_threads in any::<bool>(),
+            marks in prop_oneof![Just("vector"), Just("scalar")],
+            search in prop_oneof![Just("vector"), Just("scalar")],
+        ) {
+            let mut digits = digits;
+            digits.insert(0, first);
+            let rules = TakeBreak::new(&digits).unwrap().unequal_parts();
+            let mut engine = Engine::new(rules.clone());
+            engine.parallel_from(if two_threads { 0 } else { usize::MAX });
+            if marks == "scalar" {
+                engine.scalar_marks();
+            }
+            if search == "scalar" {
+                engine.scalar_search_only();
+            }
+            let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
+            prop_assert_eq!(engine.values().to_u32(), rules_values(&rules, n, true));
         }
     }
 
@@ -2027,7 +2252,8 @@ mod tests {
             );
         }
         for vector in [false, simd::available()] {
-            if bound > 64 || n <= rules.digits.len() + 2 {
+            // The small-value loop is not used when parts must differ.
+            if bound > 64 || n <= rules.digits.len() + 2 || rules.unequal {
                 break;
             }
             let mut small = narrow[..n].to_vec();
@@ -2065,6 +2291,56 @@ mod tests {
             assert_eq!(u32::from(small[n]), scalar, "the portable loop differs");
         }
         scalar
+    }
+
+    /// Values from the definition alone, for codes whose splits may have
+    /// to leave heaps of different sizes: every option listed as its heaps.
+    fn by_definition(digits: &[u8], unequal: bool, n: usize) -> Vec<u32> {
+        let mut g: Vec<u32> = Vec::new();
+        for heap in 0..=n {
+            let mut options = std::collections::BTreeSet::new();
+            for (k, &d) in digits.iter().enumerate().take(heap + 1) {
+                let m = heap - k;
+                let mut parts: Vec<Vec<usize>> = Vec::new();
+                if d & 1 != 0 && m == 0 {
+                    parts.push(vec![]);
+                }
+                if d & 2 != 0 && m > 0 {
+                    parts.push(vec![m]);
+                }
+                for a in 1..m {
+                    if d & 4 != 0 && a <= m - a {
+                        parts.push(vec![a, m - a]);
+                    }
+                    for b in a..m.saturating_sub(a) {
+                        if d & 8 != 0 && b <= m - a - b {
+                            parts.push(vec![a, b, m - a - b]);
+                        }
+                    }
+                }
+                for p in parts {
+                    if unequal && p.windows(2).any(|w| w[0] == w[1]) {
+                        continue;
+                    }
+                    options.insert(p.iter().fold(0, |x, h| x ^ g[*h]));
+                }
+            }
+            g.push((0..).find(|v| !options.contains(v)).unwrap());
+        }
+        g
+    }
+
+    #[test]
+    fn grundys_game_is_four_point_with_unequal_parts() {
+        // OEIS A002188: Grundy's game.
+        let rules = TakeBreak::new(&[4]).unwrap().unequal_parts();
+        let first = [
+            0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0,
+        ];
+        assert_eq!(rules_values(&rules, 20, true), first);
+        assert_eq!(by_definition(&[4], true, 20), first);
+        // Without the flag, 4. splits anyhow: the equal split adds 0.
+        assert_eq!(values(&[4], 4, true), [0, 0, 1, 0, 1]);
     }
 
     #[test]

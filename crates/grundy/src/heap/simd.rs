@@ -84,10 +84,18 @@ impl Wanted {
 /// value found out of `want`, and stops as soon as it is empty. Returns the
 /// number of splits looked at. Every value of `table[..=m]` must be below
 /// [`SIMD_BOUND`] for the search to be fast; larger ones are still handled
-/// exactly (looked at one by one), only slowly. Panics if `m >= table.len()`.
+/// exactly (looked at one by one), only slowly. Panics if `m > table.len()`.
 pub fn search(table: &[u16], m: usize, from: usize, want: &mut Wanted) -> usize {
-    assert!(m < table.len(), "split beyond the table");
-    let half = m / 2;
+    search_to(table, m, from, m / 2, want)
+}
+
+/// [`search`] over the splits `(a, m - a)` for `a` in `from..=half` only
+/// (`half <= m / 2`): `(m - 1) / 2` leaves out the equal split.
+pub fn search_to(table: &[u16], m: usize, from: usize, half: usize, want: &mut Wanted) -> usize {
+    // Parts are at least 1: the largest read is `table[m - 1]` (a split
+    // without taking, of the heap being computed, has `m == table.len()`).
+    assert!(m <= table.len(), "split beyond the table");
+    assert!(half <= m / 2, "splits past the middle");
     let mut a = from.max(1);
     if want.count == 0 || a > half {
         return 0;
@@ -98,9 +106,9 @@ pub fn search(table: &[u16], m: usize, from: usize, want: &mut Wanted) -> usize 
         // `table` (checked in `search_avx512` before each one).
         a = unsafe {
             match want.groups {
-                1 => search_avx512::<1>(table, m, a, want),
-                2 => search_avx512::<2>(table, m, a, want),
-                _ => search_avx512::<4>(table, m, a, want),
+                1 => search_avx512::<1>(table, m, a, half, want),
+                2 => search_avx512::<2>(table, m, a, half, want),
+                _ => search_avx512::<4>(table, m, a, half, want),
             }
         };
     }
@@ -112,19 +120,20 @@ pub fn search(table: &[u16], m: usize, from: usize, want: &mut Wanted) -> usize 
     a.min(half + 1) - start
 }
 
-/// The vector part of [`search`], for values below `1024 * G`: full steps of
-/// 32 splits from `a`; returns where it stopped (the first split not looked
-/// at, or past a hit that emptied the set).
+/// The vector part of [`search_to`], for values below `1024 * G`: full
+/// steps of 32 splits from `a` up to `half` (at most `m / 2`); returns where
+/// it stopped (the first split not looked at, or past a hit that emptied the set).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
 unsafe fn search_avx512<const G: usize>(
     table: &[u16],
     m: usize,
     mut a: usize,
+    half: usize,
     want: &mut Wanted,
 ) -> usize {
     use std::arch::x86_64::*;
-    let half = m / 2;
+    debug_assert!(half <= m / 2);
     let reverse = _mm512_set_epi16(
         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
         25, 26, 27, 28, 29, 30, 31,
