@@ -2,10 +2,8 @@
 
 mod common;
 
-use assert_cmd::Command;
-use common::fails;
+use common::{fails, stdout as run};
 use std::path::PathBuf;
-
 /// A fresh path for a plot in the test's scratch directory.
 fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("plot-tests");
@@ -13,16 +11,6 @@ fn scratch(name: &str) -> PathBuf {
     let path = dir.join(name);
     let _ = std::fs::remove_file(&path);
     path
-}
-
-/// Runs `grundy ARGS`, expects success, returns stdout.
-fn run(args: &[&str]) -> String {
-    let out = Command::cargo_bin("grundy")
-        .unwrap()
-        .args(args)
-        .assert()
-        .success();
-    String::from_utf8(out.get_output().stdout.clone()).unwrap()
 }
 
 /// Checks that `svg` is one well-nested SVG document (tags open and close in
