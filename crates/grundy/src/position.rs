@@ -29,6 +29,11 @@ pub enum Position {
     Text(String),
     /// A list of positions: a square, a bar, an array from a script.
     List(Vec<Position>),
+    /// A value the library cannot see into, kept by the face that made the
+    /// game (a Python object, say), named by a handle into that face's own
+    /// table. Only the family that handed it out knows what it stands for and
+    /// how to write it; equal handles are equal positions.
+    Opaque(u64),
 }
 
 impl Position {
@@ -113,6 +118,7 @@ impl fmt::Display for Position {
         match self {
             Position::Int(n) => write!(f, "{n}"),
             Position::Text(s) => f.write_str(s),
+            Position::Opaque(handle) => write!(f, "#{handle}"),
             Position::List(items) => {
                 for (i, item) in items.iter().enumerate() {
                     if i > 0 {
