@@ -151,6 +151,29 @@ enum Command {
     },
     /// Every family of games, with its syntax and an example.
     Games,
+    /// Nimber arithmetic in Conway's field: add, mul, inv (64-bit values).
+    Nimber {
+        /// `add A B` (XOR), `mul A B` (nim-product), `inv A` (nim-inverse).
+        #[arg(value_enum)]
+        op: NimberOp,
+        /// The operands: non-negative integers below 2^64.
+        #[arg(required = true, num_args = 1..=2, value_name = "A [B]")]
+        operands: Vec<String>,
+        /// Print `{"op":..,"operands":[..],"result":..}`.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// A nimber operation.
+#[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq, Debug)]
+enum NimberOp {
+    /// Nim-addition (XOR).
+    Add,
+    /// Nim-multiplication.
+    Mul,
+    /// The nim-multiplicative inverse.
+    Inv,
 }
 
 /// The stack of the thread that does the work (address space, not memory).
@@ -345,6 +368,50 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             output::table(out, &table, json).map_err(io_error)
         }
         Command::Games => output::games(out).map_err(io_error),
+        Command::Nimber { op, operands, json } => {
+            let arity = if op == NimberOp::Inv { 1 } else { 2 };
+            if operands.len() != arity {
+                return Err(Error::invalid(format!(
+                    "nimber {} takes {arity} operand{}",
+                    format!("{op:?}").to_lowercase(),
+                    if arity == 1 { "" } else { "s" }
+                ))
+                .into());
+            }
+            let mut values = Vec::new();
+            for (i, text) in operands.iter().enumerate() {
+                let n = parse_heap(text)?;
+                values.push(u64::try_from(&n).map_err(|_| {
+                    Error::TooLarge(format!(
+                        "operand {} ({n}) is beyond 2^64; nimber arithmetic here is on 64-bit nimbers",
+                        i + 1
+                    ))
+                })?);
+            }
+            let (name, result) = match op {
+                NimberOp::Add => ("+", grundy::nimber::nim_add(values[0], values[1])),
+                NimberOp::Mul => ("*", grundy::nimber::nim_mul(values[0], values[1])),
+                NimberOp::Inv => (
+                    "1/",
+                    grundy::nimber::nim_inv(values[0]).ok_or_else(|| {
+                        Error::invalid("0 has no nim-inverse (it is the field's zero)")
+                    })?,
+                ),
+            };
+            let line = if json {
+                serde_json::json!({
+                    "op": format!("{op:?}").to_lowercase(),
+                    "operands": values,
+                    "result": result,
+                })
+                .to_string()
+            } else if op == NimberOp::Inv {
+                format!("{name}*{} = *{result}", values[0])
+            } else {
+                format!("*{} {name} *{} = *{result}", values[0], values[1])
+            };
+            writeln!(out, "{line}").map_err(io_error)
+        }
     }
 }
 

@@ -229,3 +229,18 @@ fn bad_input_is_one_clear_line() {
     fails(&["seq", "sub:1", "--to", "99999999999999999999999"], "2^64");
     fails(&["frobnicate"], "unrecognized subcommand");
 }
+
+#[test]
+fn nimber_arithmetic() {
+    assert_eq!(stdout(&["nimber", "mul", "5", "3"]).trim(), "*5 * *3 = *15");
+    assert_eq!(stdout(&["nimber", "add", "5", "3"]).trim(), "*5 + *3 = *6");
+    let v = json(&["nimber", "inv", "7", "--json"]);
+    let inverse = v["result"].as_u64().unwrap();
+    assert_eq!(grundy::nimber::nim_mul(7, inverse), 1);
+    fails(&["nimber", "inv", "0"], "no nim-inverse");
+    fails(&["nimber", "mul", "5"], "takes 2 operands");
+    fails(
+        &["nimber", "mul", "5", "18446744073709551616"],
+        "beyond 2^64",
+    );
+}

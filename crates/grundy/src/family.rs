@@ -7,7 +7,7 @@
 //! show it ([`Family::format`]); everything between (values, moves, sums,
 //! search, play) passes the values themselves, so a family's reading of text
 //! is never applied to the engine's own writing. Adapters turn a typed
-//! [`Game`] (solved by the sparse [`Solver`]) or a [`HeapGame`] (solved by a
+//! [`Game`](crate::game::Game) (solved by the sparse [`Solver`]) or a [`HeapGame`] (solved by a
 //! dense [`HeapTable`]) into a [`Family`].
 
 use crate::error::{Error, Result};
@@ -57,6 +57,18 @@ pub struct Move {
 }
 
 /// A family of games, as the command line and sums see it.
+///
+/// ```
+/// use grundy::family::Settings;
+/// use grundy::spec::parse_game;
+///
+/// let mut knight = parse_game("knight:8", Settings::default())?;
+/// let square = knight.parse("3,4")?; // what a person types, read once
+/// assert_eq!(knight.value(&square)?.to_string(), "4");
+/// let moves = knight.moves(&square)?;
+/// assert_eq!(knight.format(&moves[0].to[0]), "4,2");
+/// # Ok::<(), grundy::Error>(())
+/// ```
 pub trait Family {
     /// The family's spec in canonical form, e.g. `sub:1,2,3`.
     fn spec(&self) -> String;

@@ -15,6 +15,32 @@ use std::hash::Hash;
 pub type Parts<P> = SmallVec<[P; 2]>;
 
 /// An impartial game under normal play, described by its moves.
+///
+/// Kayles: knock down one pin or two adjacent ones from a row, which may split
+/// it in two; the memo [`Solver`](crate::solve::Solver) does the rest.
+///
+/// ```
+/// use grundy::game::{Game, Parts};
+/// use grundy::solve::Solver;
+/// use smallvec::smallvec;
+///
+/// struct Kayles;
+///
+/// impl Game for Kayles {
+///     type Position = u64;
+///     fn options(&self, &n: &u64, out: &mut Vec<Parts<u64>>) {
+///         for take in 1..=2.min(n) {
+///             for left in 0..=(n - take) / 2 {
+///                 out.push(smallvec![left, n - take - left]);
+///             }
+///         }
+///     }
+/// }
+///
+/// let mut solver = Solver::new(Kayles);
+/// let values: Vec<u64> = (0..12).map(|n| solver.value(&n).unwrap()).collect();
+/// assert_eq!(values, [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]); // OEIS A002186
+/// ```
 pub trait Game {
     /// A position of the game. It must be cheap to clone and hash: it is a memo key.
     type Position: Clone + Eq + Hash + Debug;

@@ -72,6 +72,18 @@ pub struct Scratch {
 /// Take-and-break codes are tabulated by the [`rare::Engine`] (two bytes a
 /// heap, the rare-value method where values are sparse); every other heap
 /// game by its own [`HeapGame::dense_value`] into four-byte values.
+///
+/// ```
+/// use grundy::games::octal::TakeBreakGame;
+/// use grundy::heap::HeapTable;
+///
+/// // Officers (0.6): the rare-value engine fills the table.
+/// let officers = TakeBreakGame::from_digits(&[0, 6], false).unwrap();
+/// let mut table = HeapTable::new();
+/// table.extend_to(&officers, 10_000);
+/// assert_eq!(table.len(), 10_001);
+/// assert_eq!(&table.to_vec()[..8], &[0, 0, 1, 2, 0, 1, 2, 3]); // OEIS A046695
+/// ```
 #[derive(Debug, Clone)]
 pub struct HeapTable {
     storage: Storage,

@@ -21,6 +21,13 @@ use num_traits::{Signed, ToPrimitive};
 use std::fmt;
 
 /// A position of some family, as a value.
+///
+/// ```
+/// use grundy::Position;
+/// let square = Position::pair(3, 4);
+/// assert_eq!(square.to_string(), "3,4");
+/// assert_eq!(Position::from(7u64).as_u64(), Some(7));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Position {
     /// An integer of any size: a heap, a counter.

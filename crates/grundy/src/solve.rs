@@ -43,6 +43,31 @@ struct Frame<P> {
 }
 
 /// A memoised Grundy-value solver for one game.
+///
+/// Iterative (no recursion limit), it reports cycles and stops at a state
+/// budget instead of exhausting memory.
+///
+/// ```
+/// use grundy::game::{Game, Parts};
+/// use grundy::solve::{SolveError, Solver};
+/// use smallvec::smallvec;
+///
+/// /// Take 1, 2 or 3 from a heap.
+/// struct TakeThree;
+/// impl Game for TakeThree {
+///     type Position = u64;
+///     fn options(&self, &n: &u64, out: &mut Vec<Parts<u64>>) {
+///         for k in 1..=3.min(n) {
+///             out.push(smallvec![n - k]);
+///         }
+///     }
+/// }
+///
+/// let mut solver = Solver::new(TakeThree);
+/// assert_eq!(solver.value(&10).unwrap(), 2); // 10 mod 4
+/// let mut small = Solver::with_max_states(TakeThree, 100);
+/// assert!(matches!(small.value(&1000), Err(SolveError::Budget(100))));
+/// ```
 pub struct Solver<G: Game> {
     game: G,
     memo: FxHashMap<G::Position, Entry>,

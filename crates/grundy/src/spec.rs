@@ -126,6 +126,20 @@ const MAX_PARAMETER: u64 = 1 << 40;
 const MAX_SET_SIZE: usize = 100_000;
 
 /// Reads a game spec such as `sub:1,2,3` into a family ready to solve.
+///
+/// ```
+/// use grundy::family::Settings;
+/// use grundy::spec::parse_game;
+///
+/// let mut dawson = parse_game("0.07", Settings::default())?;
+/// let mut values = Vec::new();
+/// dawson.sequence(0, 9, &mut |_, v| Ok(values.push(v)))?;
+/// assert_eq!(values, [0, 0, 1, 1, 2, 0, 3, 1, 1, 0]); // OEIS A002187
+/// let report = dawson.period(1 << 12)?;
+/// assert!(report.proven);
+/// assert_eq!(report.periodicity.unwrap().period, 34);
+/// # Ok::<(), grundy::Error>(())
+/// ```
 pub fn parse_game(spec: &str, settings: Settings) -> Result<Box<dyn Family>> {
     let (name, params) = match spec.find(':') {
         Some(i) => (&spec[..i], Some((&spec[i + 1..], i + 1))),

@@ -76,6 +76,29 @@ pub struct Analysis {
 }
 
 /// A sum of components from one or more families.
+///
+/// ```
+/// use grundy::family::Settings;
+/// use grundy::spec::parse_game;
+/// use grundy::sum::{Sum, Winner};
+///
+/// let mut sum = Sum::new();
+/// let take = sum.add_family(parse_game("sub:1,2,3", Settings::default())?);
+/// let nim = sum.add_family(parse_game("nim", Settings::default())?);
+/// for heap in ["3", "4", "5"] {
+///     sum.add_component(take, heap)?;
+/// }
+/// sum.add_component(nim, "7")?;
+/// let analysis = sum.analyze(1000)?;
+/// assert_eq!(analysis.nim_sum.to_string(), "5"); // 3 ^ 0 ^ 1 ^ 7
+/// assert_eq!(analysis.winner, Winner::First);
+/// // The only winning move: the Nim heap of 7 down to 2.
+/// let only = &analysis.winning_moves[..];
+/// assert_eq!(only.len(), 1);
+/// assert_eq!(sum.format(nim, &only[0].from), "7");
+/// assert_eq!(sum.format(nim, &only[0].to[0]), "2");
+/// # Ok::<(), grundy::Error>(())
+/// ```
 #[derive(Default)]
 pub struct Sum {
     families: Vec<Box<dyn Family>>,
