@@ -19,6 +19,7 @@ use grundy::family::{Family, LongRun, Settings};
 use grundy::nimber::Value;
 use grundy::sum::{Sum, Winner, WinningMove};
 use grundy::{spec, Error, Position};
+use num_bigint::BigInt;
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::exceptions::{
     PyKeyboardInterrupt, PyMemoryError, PyOSError, PyRuntimeError, PyTypeError, PyValueError,
@@ -611,6 +612,29 @@ fn canonical_spec(game: &str) -> PyResult<String> {
         .map_err(py_error)
 }
 
+/// A nimber as a machine word, or ValueError.
+fn nimber(a: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let a: BigInt = a.extract()?;
+    u64::try_from(&a).map_err(|_| {
+        PyValueError::new_err(format!(
+            "{a} is not a nimber below 2^64 (nim_mul and nim_inv work in the field of 64-bit nimbers)"
+        ))
+    })
+}
+
+/// The nim-product of two nimbers below 2^64 (Conway's field).
+#[pyfunction]
+fn nim_mul(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<u64> {
+    Ok(grundy::nimber::nim_mul(nimber(a)?, nimber(b)?))
+}
+
+/// The nim-inverse of a non-zero nimber below 2^64.
+#[pyfunction]
+fn nim_inv(a: &Bound<'_, PyAny>) -> PyResult<u64> {
+    grundy::nimber::nim_inv(nimber(a)?)
+        .ok_or_else(|| PyValueError::new_err("0 has no nim-inverse"))
+}
+
 #[pymodule]
 fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySum>()?;
@@ -620,6 +644,8 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(table, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(nim_mul, m)?)?;
+    m.add_function(wrap_pyfunction!(nim_inv, m)?)?;
     m.add("DEFAULT_MAX_STATES", grundy::solve::DEFAULT_MAX_STATES)?;
     Ok(())
 }

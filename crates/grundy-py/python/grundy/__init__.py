@@ -44,6 +44,8 @@ __all__ = [
     "table",
     "games",
     "nim_add",
+    "nim_mul",
+    "nim_inv",
     "DEFAULT_MAX_STATES",
 ]
 
@@ -464,3 +466,22 @@ def nim_add(a: int, b: int) -> int:
     if a < 0 or b < 0:
         raise ValueError("nimbers are non-negative integers")
     return a ^ b
+
+
+def nim_mul(a: int, b: int) -> int:
+    """The nim-product of two nimbers below 2**64 (Conway's field On2):
+    ``nim_mul(2, 2) == 3``. Raises ValueError outside 0..2**64."""
+    return _grundy.nim_mul(_nimber(a), _nimber(b))
+
+
+def nim_inv(a: int) -> int:
+    """The nim-inverse of a non-zero nimber below 2**64:
+    ``nim_mul(a, nim_inv(a)) == 1``. Raises ValueError for 0."""
+    return _grundy.nim_inv(_nimber(a))
+
+
+def _nimber(a: int) -> int:
+    a = int(a)
+    if a < 0:
+        raise ValueError("nimbers are non-negative integers")
+    return a
