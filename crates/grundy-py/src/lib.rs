@@ -21,12 +21,12 @@ use grundy::sum::{Sum, Winner, WinningMove};
 use grundy::{spec, Error, Position};
 use num_bigint::BigInt;
 use numpy::{IntoPyArray, PyArrayMethods};
+use pygame::{ErrorSlot, Interner, PySum};
 use pyo3::exceptions::{
     PyKeyboardInterrupt, PyMemoryError, PyOSError, PyRuntimeError, PyTypeError, PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use pygame::{ErrorSlot, Interner, PySum};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -387,7 +387,12 @@ fn raw_moves(sum: &Sum, moves: &[WinningMove]) -> Vec<RawMove> {
 }
 
 /// Normal or misère analysis of a sum, as plain data.
-fn report(sum: &mut Sum, misere: bool, max_moves: usize, max_states: usize) -> grundy::Result<Report> {
+fn report(
+    sum: &mut Sum,
+    misere: bool,
+    max_moves: usize,
+    max_states: usize,
+) -> grundy::Result<Report> {
     let component = |sum: &Sum, index: usize, grundy: Option<Value>, genus: Option<String>| {
         let c = &sum.components()[index];
         RawComponent {
@@ -631,8 +636,7 @@ fn nim_mul(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<u64> {
 /// The nim-inverse of a non-zero nimber below 2^64.
 #[pyfunction]
 fn nim_inv(a: &Bound<'_, PyAny>) -> PyResult<u64> {
-    grundy::nimber::nim_inv(nimber(a)?)
-        .ok_or_else(|| PyValueError::new_err("0 has no nim-inverse"))
+    grundy::nimber::nim_inv(nimber(a)?).ok_or_else(|| PyValueError::new_err("0 has no nim-inverse"))
 }
 
 #[pymodule]

@@ -107,7 +107,11 @@ impl Interner {
             if e.is_instance_of::<PyTypeError>(py) {
                 PyTypeError::new_err(format!(
                     "a position must be hashable (an int, str, tuple, frozenset, ...), not {}",
-                    object.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                    object
+                        .get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default()
                 ))
             } else {
                 e

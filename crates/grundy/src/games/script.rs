@@ -20,8 +20,8 @@
 
 use crate::error::{Error, Result};
 use crate::family::Settings;
-use crate::games::callback::{CallbackFamily, Callbacks};
 use crate::game::{Game, Parts, Syntax};
+use crate::games::callback::{CallbackFamily, Callbacks};
 use crate::position::{AsPosition, Position};
 use rhai::{Array, Dynamic, Engine, Scope, AST};
 use std::cell::RefCell;
