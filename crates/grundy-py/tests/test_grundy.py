@@ -401,3 +401,17 @@ def test_sum_object():
 def test_games_listing():
     names = [g["syntax"] for g in grundy.games()]
     assert "nim" in names and "kayles" in names
+
+
+def test_python_dash_m():
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "grundy", "value", "nim", "3", "5", "7"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    assert json.loads(out.stdout) == grundy.value("nim 3 5 7").to_dict()
+    bad = subprocess.run([sys.executable, "-m", "grundy", "value", "foo", "3"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: ")
