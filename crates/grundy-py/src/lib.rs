@@ -9,9 +9,10 @@
 //! Long work on built-in families runs on a worker thread with a roomy stack
 //! while the calling thread, without the GIL, waits and checks for Ctrl-C
 //! every few milliseconds; a signal sets the library's interruption flag and
-//! the call raises `KeyboardInterrupt`. Games defined in Python run on the
-//! calling thread with the GIL held (their moves are Python code), so Ctrl-C
-//! reaches them as it reaches any Python code.
+//! the call raises `KeyboardInterrupt`. Games defined in Python run on a
+//! worker as well, which holds the GIL and lets go of it at every call of the
+//! game's code; the waiting thread then checks for Ctrl-C, and the game's
+//! next call stops the work.
 
 mod pygame;
 
@@ -260,11 +261,19 @@ fn sequence(
         })?;
         return column.into_array(py, None);
     }
-    let (mut family, _, slot) = pygame::family(py, game, settings(max_states))?;
-    let mut column = Column::with_capacity(count).map_err(py_error)?;
-    let result = fill_sequence(&mut family, start, stop, &mut column);
-    slot.finish(result)?;
-    column.into_array(py, None)
+    let game = game.clone().unbind();
+    run_python_worker(py, move |py, interrupted| {
+        let (mut family, _, slot) = pygame::family(
+            py,
+            game.bind(py),
+            settings(max_states),
+            interrupted.clone(),
+        )?;
+        let mut column = Column::with_capacity(count).map_err(py_error)?;
+        let result = fill_sequence(&mut family, start, stop, &mut column);
+        slot.finish(result)?;
+        column.into_array(py, None)
+    })
 }
 
 /// `grundy.period`: the period report of a heap game, as a dict with the
@@ -552,11 +561,109 @@ fn analyze(
         })?;
         return report_object(py, report, &[]);
     }
-    // Games defined in Python: on this thread, with the GIL.
+    // Games defined in Python: on a worker too (for its stack), which holds
+    // the GIL while it works and calls the games' code.
+    let owned = own_groups(&groups);
+    run_python_worker(py, move |py, interrupted| {
+        let groups = bind_groups(py, &owned);
+        analyze_python(py, &groups, misere, max_moves, max_states, interrupted)
+    })
+}
+
+type OwnedGroups = Vec<(PyObject, Vec<PyObject>)>;
+
+fn own_groups(groups: &[(Bound<'_, PyAny>, Vec<Bound<'_, PyAny>>)]) -> OwnedGroups {
+    groups
+        .iter()
+        .map(|(g, ps)| {
+            (
+                g.clone().unbind(),
+                ps.iter().map(|p| p.clone().unbind()).collect(),
+            )
+        })
+        .collect()
+}
+
+fn bind_groups<'py>(
+    py: Python<'py>,
+    groups: &OwnedGroups,
+) -> Vec<(Bound<'py, PyAny>, Vec<Bound<'py, PyAny>>)> {
+    groups
+        .iter()
+        .map(|(g, ps)| {
+            (
+                g.bind(py).clone(),
+                ps.iter().map(|p| p.bind(py).clone()).collect(),
+            )
+        })
+        .collect()
+}
+
+/// Runs `work` (which calls games' Python code) on a worker thread with a
+/// roomy stack, holding the GIL there; this thread waits and checks for
+/// Ctrl-C whenever the worker lets go of the GIL (at every Python call), and
+/// a signal stops the games through `interrupted`.
+fn run_python_worker(
+    py: Python<'_>,
+    work: impl FnOnce(Python<'_>, &Arc<AtomicBool>) -> PyResult<PyObject> + Send,
+) -> PyResult<PyObject> {
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let finished = Arc::new(AtomicBool::new(false));
+    let mut pending: Option<PyErr> = None;
+    let outcome = std::thread::scope(|scope| {
+        let handle = {
+            let interrupted = interrupted.clone();
+            let finished = finished.clone();
+            std::thread::Builder::new()
+                .name("grundy-python".into())
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, move || {
+                    let result = Python::with_gil(|py| work(py, &interrupted));
+                    finished.store(true, Ordering::Release);
+                    result
+                })
+                .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?
+        };
+        loop {
+            py.allow_threads(|| {
+                for _ in 0..20 {
+                    if finished.load(Ordering::Acquire) {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            });
+            if finished.load(Ordering::Acquire) {
+                break;
+            }
+            if pending.is_none() {
+                if let Err(e) = py.check_signals() {
+                    interrupted.store(true, Ordering::Relaxed);
+                    pending = Some(e);
+                }
+            }
+        }
+        py.allow_threads(|| handle.join())
+            .map_err(|_| PyRuntimeError::new_err("internal error: the grundy worker panicked"))
+    })?;
+    if let Some(e) = pending {
+        return Err(e);
+    }
+    outcome
+}
+
+fn analyze_python(
+    py: Python<'_>,
+    groups: &[(Bound<'_, PyAny>, Vec<Bound<'_, PyAny>>)],
+    misere: bool,
+    max_moves: usize,
+    max_states: usize,
+    interrupted: &Arc<AtomicBool>,
+) -> PyResult<PyObject> {
     let mut sum = Sum::new();
     let mut interners = Vec::new();
     let mut slots: Vec<ErrorSlot> = Vec::new();
-    for (game, positions) in &groups {
+    for (game, positions) in groups {
         if let Ok(spec) = game.downcast::<PyString>() {
             let family = sum.add_family(
                 spec::parse_game(&spec.to_cow()?, settings(max_states)).map_err(py_error)?,
@@ -575,7 +682,8 @@ fn analyze(
                     .map_err(py_error)?;
             }
         } else {
-            let (family, interner, slot) = pygame::family(py, game, settings(max_states))?;
+            let (family, interner, slot) =
+                pygame::family(py, game, settings(max_states), interrupted.clone())?;
             let index = sum.add_family(Box::new(family));
             interners.push(Some(interner.clone()));
             for p in positions {

@@ -19,11 +19,13 @@ use grundy::game::{Game, Parts, Syntax};
 use grundy::games::callback::{CallbackFamily, Callbacks};
 use grundy::Position;
 use num_bigint::BigInt;
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// `grundy.Sum([a, b])`: a move that leaves several independent components.
 #[pyclass(name = "Sum", module = "grundy", frozen)]
@@ -192,6 +194,8 @@ pub struct PyGame {
     has_parse: bool,
     interner: Rc<Interner>,
     error: ErrorSlot,
+    /// Set on Ctrl-C by the thread waiting for the work.
+    interrupted: Arc<AtomicBool>,
 }
 
 /// Stands in, inside the library, for the Python exception kept in the slot.
@@ -262,6 +266,11 @@ impl Game for PyGame {
 
     fn options(&self, position: &Position, out: &mut Vec<Parts<Position>>) {
         if self.error.failed() {
+            return;
+        }
+        if self.interrupted.load(Ordering::Relaxed) {
+            self.error
+                .keep(PyKeyboardInterrupt::new_err("interrupted"));
             return;
         }
         Python::with_gil(|py| {
@@ -364,6 +373,7 @@ pub fn family(
     py: Python<'_>,
     game: &Bound<'_, PyAny>,
     settings: Settings,
+    interrupted: Arc<AtomicBool>,
 ) -> PyResult<(CallbackFamily<PyGame>, Rc<Interner>, ErrorSlot)> {
     if !defines(game, "moves") {
         return Err(PyTypeError::new_err(format!(
@@ -385,6 +395,7 @@ pub fn family(
         has_parse: defines(game, "parse"),
         interner: interner.clone(),
         error: error.clone(),
+        interrupted,
     };
     let family = CallbackFamily::new(pygame.name.clone(), pygame, settings, true);
     Ok((family, interner, error))

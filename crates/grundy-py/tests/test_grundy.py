@@ -415,3 +415,33 @@ def test_python_dash_m():
     assert json.loads(out.stdout) == grundy.value("nim 3 5 7").to_dict()
     bad = subprocess.run([sys.executable, "-m", "grundy", "value", "foo", "3"], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.startswith("error: ")
+
+
+class Slow(grundy.Game):
+    def moves(self, n):
+        time.sleep(0.0001)
+        return [n - 1] if n else []
+
+
+def test_ctrl_c_stops_a_python_game():
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    started = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            grundy.value(Slow(), 10**6)
+            time.sleep(5)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - started < 5
+
+
+class Chain(grundy.Game):
+    def moves(self, n):
+        return [n - 1] if n else []
+
+
+def test_long_python_games_do_not_exhaust_the_stack():
+    assert grundy.value(Chain(), 200_000).nim_sum == 0
+    assert grundy.value(Chain(), 90_000, Chain(), 3, misere=True).winner == "second"
+    assert grundy.seq(Chain(), 1000).tolist() == [n % 2 for n in range(1001)]

@@ -318,7 +318,12 @@ def _groups(args: Tuple[Any, ...]) -> List[Tuple[Any, List[Any]]]:
     groups = []
     current: List[Any] = []
     for w in words + ["+"]:
-        if isinstance(w, str) and w == "+":
+        # A grundy.Game instance after positions starts the next group too.
+        if isinstance(w, Game) and current:
+            game, *positions = current
+            groups.append(_group(game, positions))
+            current = [w]
+        elif isinstance(w, str) and w == "+":
             if not current:
                 raise ValueError(
                     "a sum cannot start with `+`: write GAME POS... [+ GAME POS...]"
@@ -352,6 +357,7 @@ def value(
         grundy.value("nim", 3, 5, 7)
         grundy.value(Stones(), 10, 11)                   # a grundy.Game, then its positions
         grundy.value(Stones(), 10, "+ nim 3")            # mixed with built-in games
+        grundy.value(Stones(), 10, Kayles(), 4)          # a Game starts a new group
 
     or as one list of ``(game, position, ...)`` tuples, which is the clearest
     form when positions of a Python game are strings or contain ``"+"``::
