@@ -263,12 +263,8 @@ fn sequence(
     }
     let game = game.clone().unbind();
     run_python_worker(py, move |py, interrupted| {
-        let (mut family, _, slot) = pygame::family(
-            py,
-            game.bind(py),
-            settings(max_states),
-            interrupted.clone(),
-        )?;
+        let (mut family, _, slot) =
+            pygame::family(py, game.bind(py), settings(max_states), interrupted.clone())?;
         let mut column = Column::with_capacity(count).map_err(py_error)?;
         let result = fill_sequence(&mut family, start, stop, &mut column);
         slot.finish(result)?;

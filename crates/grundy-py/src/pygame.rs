@@ -269,8 +269,7 @@ impl Game for PyGame {
             return;
         }
         if self.interrupted.load(Ordering::Relaxed) {
-            self.error
-                .keep(PyKeyboardInterrupt::new_err("interrupted"));
+            self.error.keep(PyKeyboardInterrupt::new_err("interrupted"));
             return;
         }
         Python::with_gil(|py| {
