@@ -224,6 +224,9 @@ mod tests {
             "1,[2,3]"
         );
         assert_eq!(Position::text("..X").to_string(), "..X");
+        // Handles are written only where the face that made them cannot be asked.
+        assert_eq!(Position::Opaque(3).to_string(), "#3");
+        assert_eq!(u64::from_position(&Position::Opaque(3)), None);
     }
 
     proptest! {
