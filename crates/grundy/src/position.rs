@@ -36,6 +36,11 @@ pub enum Position {
     Text(String),
     /// A list of positions: a square, a bar, an array from a script.
     List(Vec<Position>),
+    /// A value the library cannot see into, kept by the face that made the
+    /// game (a Python object, say), named by a handle into that face's own
+    /// table. Only the family that handed it out knows what it stands for and
+    /// how to write it; equal handles are equal positions.
+    Opaque(u64),
 }
 
 impl Position {
@@ -120,6 +125,7 @@ impl fmt::Display for Position {
         match self {
             Position::Int(n) => write!(f, "{n}"),
             Position::Text(s) => f.write_str(s),
+            Position::Opaque(handle) => write!(f, "#{handle}"),
             Position::List(items) => {
                 for (i, item) in items.iter().enumerate() {
                     if i > 0 {
@@ -218,6 +224,9 @@ mod tests {
             "1,[2,3]"
         );
         assert_eq!(Position::text("..X").to_string(), "..X");
+        // Handles are written only where the face that made them cannot be asked.
+        assert_eq!(Position::Opaque(3).to_string(), "#3");
+        assert_eq!(u64::from_position(&Position::Opaque(3)), None);
     }
 
     proptest! {

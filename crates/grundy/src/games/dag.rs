@@ -94,7 +94,7 @@ impl Dag {
         match position {
             Position::Text(name) => self.vertex(name),
             Position::Int(n) => self.vertex(&n.to_string()),
-            Position::List(_) => Err(Error::invalid(format!(
+            Position::List(_) | Position::Opaque(_) => Err(Error::invalid(format!(
                 "{position} is not a vertex of {}",
                 self.path
             ))),

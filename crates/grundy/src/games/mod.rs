@@ -1,6 +1,7 @@
 //! The built-in families, one file each. Each file defines the game's rules;
 //! [`crate::spec`] reads the text that names it.
 
+pub mod callback;
 pub mod chocolate;
 pub mod dag;
 pub mod divide;

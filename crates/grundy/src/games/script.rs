@@ -19,8 +19,9 @@
 //! `moves` is called once per position: the solver memoises its answers.
 
 use crate::error::{Error, Result};
-use crate::family::{GameFamily, Settings};
+use crate::family::Settings;
 use crate::game::{Game, Parts, Syntax};
+use crate::games::callback::{CallbackFamily, Callbacks};
 use crate::position::{AsPosition, Position};
 use rhai::{Array, Dynamic, Engine, Scope, AST};
 use std::cell::RefCell;
@@ -60,6 +61,7 @@ impl AsPosition for ScriptPosition {
                     .map(ScriptPosition::from_position)
                     .collect::<Option<_>>()?,
             ),
+            Position::Opaque(_) => return None,
         })
     }
 }
@@ -369,85 +371,16 @@ impl Syntax for ScriptGame {
     }
 }
 
-/// A scripted game as a family: the sparse memo, plus the script's errors
-/// and drawing. A script whose positions can repeat (a cycle) is explored
-/// whole from the position asked about and given generalised values
-/// ([`crate::loopy`]), with draws, when every move leaves one position.
+/// A scripted game as a family: the sparse memo, the script's errors and
+/// generalised values for cyclic scripts ([`CallbackFamily`]), plus the
+/// script's drawing and table.
 pub struct ScriptFamily {
-    inner: GameFamily<ScriptGame>,
-    max_states: usize,
-    /// The last cyclic state space explored: positions, their index, labels.
-    loopy: Option<LoopySpace>,
+    inner: CallbackFamily<ScriptGame>,
 }
 
-struct LoopySpace {
-    index: std::collections::HashMap<ScriptPosition, u32>,
-    graph: crate::loopy::Graph,
-    labels: Vec<crate::loopy::Label>,
-    order: Vec<u32>,
-    positions: Vec<ScriptPosition>,
-}
-
-impl ScriptFamily {
-    /// Explores every position reachable from `root` and labels the graph.
-    fn explore(&mut self, root: &ScriptPosition) -> Result<&LoopySpace> {
-        let known = self
-            .loopy
-            .as_ref()
-            .is_some_and(|space| space.index.contains_key(root));
-        if !known {
-            let game = self.inner.game();
-            let mut index = std::collections::HashMap::new();
-            let mut positions = vec![root.clone()];
-            index.insert(root.clone(), 0u32);
-            let mut edges = Vec::new();
-            let mut next = 0;
-            let mut options = Vec::new();
-            while next < positions.len() {
-                if positions.len() > self.max_states {
-                    return Err(Error::Budget {
-                        limit: self.max_states,
-                    });
-                }
-                options.clear();
-                game.options(&positions[next], &mut options);
-                if let Some(e) = game.take_error() {
-                    return Err(e);
-                }
-                for option in options.drain(..) {
-                    let [single] = option.as_slice() else {
-                        return Err(Error::invalid(
-                            "this script's game has a cycle and moves that leave several components; generalised values need one position per move",
-                        ));
-                    };
-                    let target = *index.entry(single.clone()).or_insert_with(|| {
-                        positions.push(single.clone());
-                        (positions.len() - 1) as u32
-                    });
-                    edges.push((next as u32, target));
-                }
-                next += 1;
-            }
-            let graph = crate::loopy::Graph::new(positions.len(), &edges);
-            let (labels, order) = crate::loopy::label_with_order(&graph);
-            self.loopy = Some(LoopySpace {
-                index,
-                graph,
-                labels,
-                order,
-                positions,
-            });
-        }
-        Ok(self.loopy.as_ref().expect("explored"))
-    }
-
-    fn label_value(label: &crate::loopy::Label) -> crate::nimber::Value {
-        match label {
-            crate::loopy::Label::Finite(v) => crate::nimber::Value::finite(*v as u64),
-            crate::loopy::Label::Infinite(k) => {
-                crate::nimber::Value::Infinite(k.iter().map(|v| *v as u64).collect())
-            }
-        }
+impl Callbacks for ScriptGame {
+    fn take_error(&self) -> Option<Error> {
+        ScriptGame::take_error(self)
     }
 }
 
@@ -456,17 +389,8 @@ impl ScriptFamily {
     pub fn load(path: &str, settings: Settings) -> Result<Self> {
         let game = ScriptGame::load(path)?;
         Ok(ScriptFamily {
-            inner: GameFamily::new(format!("script:{path}"), game, settings, true),
-            max_states: settings.max_states,
-            loopy: None,
+            inner: CallbackFamily::new(format!("script:{path}"), game, settings, true),
         })
-    }
-
-    fn check<T>(&self, result: Result<T>) -> Result<T> {
-        if let Some(e) = self.inner.game().take_error() {
-            return Err(e);
-        }
-        result
     }
 }
 
@@ -475,56 +399,16 @@ impl crate::family::Family for ScriptFamily {
         self.inner.spec()
     }
     fn parse(&self, text: &str) -> Result<Position> {
-        let r = self.inner.parse(text);
-        self.check(r)
+        self.inner.parse(text)
     }
     fn format(&self, position: &Position) -> String {
         self.inner.format(position)
     }
     fn value(&mut self, position: &Position) -> Result<crate::nimber::Value> {
-        let r = self.inner.value(position);
-        match self.check(r) {
-            Err(Error::Cycle { .. }) => {
-                let root = self.inner.typed(position)?;
-                let space = self.explore(&root)?;
-                Ok(Self::label_value(
-                    &space.labels[space.index[&root] as usize],
-                ))
-            }
-            other => other,
-        }
+        self.inner.value(position)
     }
     fn moves(&mut self, position: &Position) -> Result<Vec<crate::family::Move>> {
-        let r = self.inner.moves(position);
-        match self.check(r) {
-            Err(Error::Cycle { .. }) => {
-                let root = self.inner.typed(position)?;
-                let space = self.explore(&root)?;
-                let v = space.index[&root];
-                let mut targets: Vec<u32> = space.graph.followers(v).to_vec();
-                targets.sort_unstable();
-                targets.dedup();
-                // Earliest-labelled first: the first winning move makes progress.
-                targets.sort_by_key(|w| space.order[*w as usize]);
-                let followers: Vec<(ScriptPosition, crate::nimber::Value)> = targets
-                    .into_iter()
-                    .map(|w| {
-                        (
-                            space.positions[w as usize].clone(),
-                            Self::label_value(&space.labels[w as usize]),
-                        )
-                    })
-                    .collect();
-                Ok(followers
-                    .into_iter()
-                    .map(|(p, value)| crate::family::Move {
-                        to: vec![p.to_position()],
-                        value,
-                    })
-                    .collect())
-            }
-            other => other,
-        }
+        self.inner.moves(position)
     }
     fn is_heap_game(&self) -> bool {
         true
@@ -577,9 +461,14 @@ mod tests {
     fn family(source: &str) -> Result<ScriptFamily> {
         let game = ScriptGame::compile("test.rhai", source)?;
         Ok(ScriptFamily {
-            inner: GameFamily::new("script:test.rhai", game, Settings::default(), true),
-            max_states: 100_000,
-            loopy: None,
+            inner: CallbackFamily::new(
+                "script:test.rhai",
+                game,
+                Settings {
+                    max_states: 100_000,
+                },
+                true,
+            ),
         })
     }
 

@@ -1,0 +1,493 @@
+"""grundy: Sprague-Grundy values, winners and winning moves of impartial games.
+
+The engine is the Rust library behind the ``grundy`` command line; this
+package speaks the same language::
+
+    >>> import grundy
+    >>> r = grundy.value("sub:1,2,3 3 4 5 + nim 7")   # the CLI's words
+    >>> r.winner, r.nim_sum
+    ('first', 5)
+    >>> grundy.seq("0.07", 20)                         # numpy array, heaps 0..=20
+    >>> grundy.period("0.137").period
+    34
+
+Games can be defined in Python by subclassing :class:`Game`; they are solved
+by the same memoised engine (cycles get generalised values, as scripts do)
+and can be added to built-in games in one sum.
+
+Errors in specs or positions raise :class:`ValueError` with the command
+line's message. Long work (``seq`` to 10**8, ``period``) releases the GIL and
+stops with :class:`KeyboardInterrupt` on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import json
+from dataclasses import dataclass, field
+from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple, Union
+
+from . import _grundy
+from ._grundy import Sum
+
+__all__ = [
+    "Game",
+    "Sum",
+    "Component",
+    "Move",
+    "Value",
+    "Period",
+    "value",
+    "seq",
+    "period",
+    "table",
+    "games",
+    "nim_add",
+    "nim_mul",
+    "nim_inv",
+    "DEFAULT_MAX_STATES",
+]
+
+#: The most positions a computation may tabulate or remember, unless
+#: ``max_states=`` says otherwise (the command line's ``--max-states``).
+DEFAULT_MAX_STATES: int = _grundy.DEFAULT_MAX_STATES
+
+#: How many winning moves are listed unless ``max_moves=`` says otherwise
+#: (as ``grundy value --json``).
+DEFAULT_MAX_MOVES = 1000
+
+
+def _default(method):
+    method._grundy_default = True
+    return method
+
+
+class Game:
+    """A game defined in Python, solved by the Rust engine.
+
+    Subclass it and define ``moves(pos)``, returning the options of a
+    position: each option is a position, or ``grundy.Sum([a, b, ...])`` for a
+    move that leaves several independent components (a heap split in two)::
+
+        class Kayles(grundy.Game):
+            def moves(self, n):
+                return [grundy.Sum([a, n - take - a])
+                        for take in (1, 2) if take <= n
+                        for a in range((n - take) // 2 + 1)]
+
+        grundy.value(Kayles(), 10, 11).winner       # 'second'
+        grundy.seq(Kayles(), 100)                    # heaps 0..=100 as positions 0..=100
+
+    Positions are any hashable Python values: ints, strings and tuples are
+    handed to the engine as values (lists are accepted too and come back as
+    tuples); other hashable objects (frozensets, your own immutable classes)
+    are kept as they are. Results give back the positions themselves.
+
+    Optional methods:
+
+    - ``components(pos)``: the independent parts of a position (their values
+      are XORed), e.g. the gaps of a row;
+    - ``canonical(pos)``: a representative of the position's symmetry class,
+      so that symmetric positions share one memo entry;
+    - ``parse(text)``: a position from text (used only where text is read);
+    - ``name``: a class attribute naming the game in results (default: the
+      class name).
+
+    ``moves`` is called once per position during one call of ``value`` or
+    ``seq``: the memo lives for that call. An exception raised in ``moves``
+    stops the computation and reaches the caller as that exception. Games
+    whose moves can repeat a position are given generalised (loopy) values,
+    ``"inf(...)"`` for draws, when every move leaves one position.
+    """
+
+    name: Optional[str] = None
+
+    @_default
+    def moves(self, pos: Any) -> Iterable[Any]:
+        """The options of ``pos``: positions, or ``grundy.Sum([...])`` for splits."""
+        raise NotImplementedError("a grundy.Game must define moves(pos)")
+
+    @_default
+    def components(self, pos: Any) -> Iterable[Any]:
+        """The independent components of ``pos`` (default: ``pos`` whole)."""
+        return [pos]
+
+    @_default
+    def canonical(self, pos: Any) -> Any:
+        """A representative of ``pos``'s symmetry class (default: ``pos``)."""
+        return pos
+
+    @_default
+    def parse(self, text: str) -> Any:
+        """A position from text (default: an int if it is one, else the text)."""
+        try:
+            return int(text)
+        except ValueError:
+            return text
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+@dataclass(frozen=True)
+class Component:
+    """One component of a sum: its game, its position, and its Grundy value
+    (normal play) or genus (misère play analysed by genus theory)."""
+
+    game: str
+    position: Any
+    grundy: Union[int, str, None] = None
+    genus: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move in component ``component`` (counted from 0) from position
+    ``frm`` to the parts ``to`` it leaves (empty: nothing is left; two heaps
+    after a split). ``to_dict()`` writes ``frm`` as ``"from"``, as the CLI."""
+
+    component: int
+    frm: Any
+    to: List[Any]
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"component": self.component, "from": self.frm, "to": list(self.to)}
+
+
+def _json_value(v: Any) -> Any:
+    # The command line writes values beyond 64 bits as strings.
+    if isinstance(v, int) and not isinstance(v, bool) and v > 2**64 - 1:
+        return str(v)
+    return v
+
+
+@dataclass(frozen=True)
+class Value:
+    """What :func:`value` finds out about a sum.
+
+    ``winner`` is ``"first"`` (the player to move wins), ``"second"`` or
+    ``"draw"`` (loopy games). ``nim_sum`` is an int, or a string for loopy
+    sums (``"inf(0,2)"``) and for Treblecross rows that win at once
+    (``"win"``); it is ``None`` in misère play, where values do not add.
+    ``winning_moves`` lists every winning move unless there are more than
+    ``max_moves`` (then ``winning_moves_truncated`` is true).
+    ``drawing_moves``: in a drawn sum, the moves that keep the draw.
+    Misère results say which ``method`` decided them (``"bouton"``,
+    ``"genus"`` or ``"search"``) and give each component's genus when known.
+    """
+
+    components: List[Component]
+    nim_sum: Union[int, str, None]
+    winner: str
+    winning_moves: List[Move]
+    winning_moves_truncated: bool = False
+    drawing_moves: List[Move] = field(default_factory=list)
+    misere: bool = False
+    method: Optional[str] = None
+
+    @property
+    def first_player_wins(self) -> bool:
+        return self.winner == "first"
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The same object as ``grundy value --json`` (``--misere --json``)."""
+        components = []
+        for c in self.components:
+            entry: Dict[str, Any] = {"game": c.game, "position": c.position}
+            if not self.misere:
+                entry["grundy"] = _json_value(c.grundy)
+            elif c.genus is not None:
+                entry["genus"] = c.genus
+            components.append(entry)
+        if self.misere:
+            return {
+                "play": "misere",
+                "method": self.method,
+                "components": components,
+                "winner": self.winner,
+                "winning_moves": [m.to_dict() for m in self.winning_moves],
+                "winning_moves_truncated": self.winning_moves_truncated,
+            }
+        return {
+            "components": components,
+            "nim_sum": _json_value(self.nim_sum),
+            "winner": self.winner,
+            "winning_moves": [m.to_dict() for m in self.winning_moves],
+            "winning_moves_truncated": self.winning_moves_truncated,
+            "drawing_moves": [m.to_dict() for m in self.drawing_moves],
+        }
+
+    def to_json(self, **kwargs: Any) -> str:
+        """``to_dict()`` as JSON text; positions that are not JSON values
+        (positions of Python games) are written with ``str``."""
+        kwargs.setdefault("default", str)
+        return json.dumps(self.to_dict(), **kwargs)
+
+    def _repr_html_(self) -> str:
+        e = lambda x: html.escape(str(x))  # noqa: E731
+        third = "genus" if self.misere else "grundy"
+        rows = "".join(
+            f"<tr><td>{i}</td><td><code>{e(c.game)}</code></td><td><code>{e(c.position)}</code></td>"
+            f"<td>{e(c.genus if self.misere else c.grundy) if (c.genus if self.misere else c.grundy) is not None else ''}</td></tr>"
+            for i, c in enumerate(self.components)
+        )
+        outcome = {
+            "first": "first player wins",
+            "second": "second player wins",
+            "draw": "draw",
+        }[self.winner]
+        if self.misere:
+            head = f"<p>misère play ({e(self.method)}): <b>{outcome}</b></p>"
+        else:
+            head = f"<p>nim-sum <b>{e(self.nim_sum)}</b>: <b>{outcome}</b></p>"
+        moves = self.drawing_moves if self.winner == "draw" else self.winning_moves
+        title = "moves that keep the draw" if self.winner == "draw" else "winning moves"
+        listed = ""
+        if moves:
+            more = " (truncated)" if self.winning_moves_truncated else ""
+            listed = (
+                f"<p>{len(moves)} {title}{more}:</p><table><tr><th>component</th><th>from</th><th>to</th></tr>"
+                + "".join(
+                    f"<tr><td>{m.component}</td><td><code>{e(m.frm)}</code></td>"
+                    f"<td><code>{e(' + '.join(map(str, m.to)) if m.to else '(nothing)')}</code></td></tr>"
+                    for m in moves
+                )
+                + "</table>"
+            )
+        return (
+            f"<div><table><tr><th>#</th><th>game</th><th>position</th><th>{third}</th></tr>{rows}</table>"
+            f"{head}{listed}</div>"
+        )
+
+
+@dataclass(frozen=True)
+class Period:
+    """What :func:`period` finds: ``G(n + period) = G(n) + saltus`` for every
+    ``n >= preperiod`` (``None`` when no period was found). ``proven`` says
+    whether a theorem proves it (``method`` says which, and how far values
+    were checked); ``block`` holds the values of one period."""
+
+    game: str
+    preperiod: Optional[int]
+    period: Optional[int]
+    saltus: Optional[int]
+    proven: bool
+    method: str
+    checked_to: int
+    block: Optional[List[int]] = field(default=None, repr=False)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The same object as ``grundy period --json``."""
+        return dataclasses.asdict(self)
+
+    def to_json(self, **kwargs: Any) -> str:
+        return json.dumps(self.to_dict(), **kwargs)
+
+
+GameLike = Union[str, Game]
+
+
+def _is_game(x: Any) -> bool:
+    return not isinstance(x, str) and hasattr(x, "moves")
+
+
+def _group(game: Any, positions: Sequence[Any]) -> Tuple[Any, List[Any]]:
+    if isinstance(game, str):
+        return game, [p if isinstance(p, str) else str(p) for p in positions]
+    if not _is_game(game):
+        raise TypeError(
+            f"a game is a spec string such as 'nim' or 'sub:1,2,3', or a grundy.Game, not {game!r}"
+        )
+    return game, list(positions)
+
+
+def _groups(args: Tuple[Any, ...]) -> List[Tuple[Any, List[Any]]]:
+    if len(args) == 1 and isinstance(args[0], list):
+        groups = []
+        for item in args[0]:
+            if isinstance(item, str):
+                groups.extend(_groups((item,)))
+                continue
+            game, *positions = tuple(item)
+            groups.append(_group(game, positions))
+        return groups
+    words: List[Any] = []
+    for a in args:
+        words.extend(a.split() if isinstance(a, str) else [a])
+    groups = []
+    current: List[Any] = []
+    for w in words + ["+"]:
+        # A grundy.Game instance after positions starts the next group too.
+        if isinstance(w, Game) and current:
+            game, *positions = current
+            groups.append(_group(game, positions))
+            current = [w]
+        elif isinstance(w, str) and w == "+":
+            if not current:
+                raise ValueError(
+                    "a sum cannot start with `+`: write GAME POS... [+ GAME POS...]"
+                    if not groups
+                    else "a `+` must be followed by a game and its positions, e.g. `+ nim 4`"
+                )
+            game, *positions = current
+            groups.append(_group(game, positions))
+            current = []
+        else:
+            current.append(w)
+    return groups
+
+
+def _move(m: Dict[str, Any]) -> Move:
+    return Move(component=m["component"], frm=m["from"], to=list(m["to"]))
+
+
+def value(
+    *sum: Any,
+    misere: bool = False,
+    max_moves: int = DEFAULT_MAX_MOVES,
+    max_states: int = DEFAULT_MAX_STATES,
+) -> Value:
+    """Values, nim-sum, winner and winning moves of a sum of games.
+
+    The sum is written as on the command line, in one string or several
+    arguments (strings are split on whitespace; numbers are positions)::
+
+        grundy.value("sub:1,2,3 3 4 5 + nim 7")
+        grundy.value("nim", 3, 5, 7)
+        grundy.value(Stones(), 10, 11)                   # a grundy.Game, then its positions
+        grundy.value(Stones(), 10, "+ nim 3")            # mixed with built-in games
+        grundy.value(Stones(), 10, Kayles(), 4)          # a Game starts a new group
+
+    or as one list of ``(game, position, ...)`` tuples, which is the clearest
+    form when positions of a Python game are strings or contain ``"+"``::
+
+        grundy.value([(Stones(), 10, 11), ("nim", 3)])
+
+    Positions of built-in games are read as on the command line (``"3,4"``
+    for a square); positions of Python games are Python values.
+
+    ``misere=True`` analyses misère play (the last mover loses);
+    ``max_moves`` limits how many winning moves are listed;
+    ``max_states`` is the state budget (``--max-states``).
+    Returns a :class:`Value`; raises :class:`ValueError` for bad input.
+    """
+    groups = _groups(sum)
+    raw = _grundy.analyze(groups, misere, max_moves, max_states)
+    components = [
+        Component(
+            game=c["game"], position=c["position"], grundy=c.get("grundy"), genus=c.get("genus")
+        )
+        for c in raw["components"]
+    ]
+    return Value(
+        components=components,
+        nim_sum=raw.get("nim_sum"),
+        winner=raw["winner"],
+        winning_moves=[_move(m) for m in raw["winning_moves"]],
+        winning_moves_truncated=raw["winning_moves_truncated"],
+        drawing_moves=[_move(m) for m in raw.get("drawing_moves", [])],
+        misere=misere,
+        method=raw.get("method"),
+    )
+
+
+def _progress_bar(progress: bool, desc: str):
+    if not progress:
+        return None, None
+    try:
+        from tqdm.auto import tqdm  # type: ignore
+    except ImportError:
+        return None, None
+    bar = tqdm(total=0, desc=desc, unit=" heaps", unit_scale=True)
+
+    def update(done: int, total: int) -> None:
+        if bar.total != total:
+            bar.total = total
+        bar.n = done
+        bar.refresh()
+
+    return update, bar
+
+
+def seq(
+    game: GameLike,
+    stop: int,
+    start: int = 0,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    progress: bool = False,
+):
+    """The Grundy values of heaps ``start..=stop`` (both inclusive) as a
+    numpy array: ``uint16`` when every value is below 65536, else ``uint32``
+    (``uint64`` if needed). ``a[i]`` is the value of heap ``start + i``.
+
+    ``game`` is a heap game's spec (``"0.07"``, ``"sub:1,2,3"``, ``"kayles"``)
+    or a :class:`Game` whose positions are ints (heap n is the int n).
+    The values are written by the engine straight into the array. Long runs
+    release the GIL, stop with KeyboardInterrupt on Ctrl-C, and show a tqdm
+    bar with ``progress=True`` when tqdm is installed.
+    """
+    update, bar = _progress_bar(progress and isinstance(game, str), str(game))
+    try:
+        return _grundy.sequence(game, int(start), int(stop), max_states, update)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def period(
+    game: str,
+    max: int = 1 << 26,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    progress: bool = False,
+) -> Period:
+    """Finds the period of a heap game, proving it where a theorem allows
+    (``grundy period``): tabulates at most ``max`` heaps. Returns a
+    :class:`Period`."""
+    update, bar = _progress_bar(progress, game)
+    try:
+        raw = _grundy.period(game, int(max), max_states, update)
+    finally:
+        if bar is not None:
+            bar.close()
+    return Period(**raw)
+
+
+def table(game: str, *, max_states: int = DEFAULT_MAX_STATES):
+    """The board of values of a grid or bar game (``"knight:8"``,
+    ``"choco:10x10"``) as a 2-D numpy array, rows first."""
+    return _grundy.table(game, max_states)
+
+
+def games() -> List[Dict[str, str]]:
+    """Every built-in family: ``syntax``, ``position``, ``example``, ``about``."""
+    return _grundy.games()
+
+
+def nim_add(a: int, b: int) -> int:
+    """The nim-sum of two nimbers: XOR, for non-negative ints of any size."""
+    a, b = int(a), int(b)
+    if a < 0 or b < 0:
+        raise ValueError("nimbers are non-negative integers")
+    return a ^ b
+
+
+def nim_mul(a: int, b: int) -> int:
+    """The nim-product of two nimbers below 2**64 (Conway's field On2):
+    ``nim_mul(2, 2) == 3``. Raises ValueError outside 0..2**64."""
+    return _grundy.nim_mul(_nimber(a), _nimber(b))
+
+
+def nim_inv(a: int) -> int:
+    """The nim-inverse of a non-zero nimber below 2**64:
+    ``nim_mul(a, nim_inv(a)) == 1``. Raises ValueError for 0."""
+    return _grundy.nim_inv(_nimber(a))
+
+
+def _nimber(a: int) -> int:
+    a = int(a)
+    if a < 0:
+        raise ValueError("nimbers are non-negative integers")
+    return a
