@@ -173,6 +173,12 @@ pub trait Family {
         false
     }
 
+    /// The position `seq` calls heap `n`: the integer itself, unless the
+    /// family reads a typed `n` as something richer (a script's `parse`).
+    fn heap_position(&self, n: u64) -> Result<Position> {
+        Ok(Position::from(n))
+    }
+
     /// Streams the values of heaps `from..=to` to `sink` as (heap, value).
     /// Values are machine words: heap games' values are far smaller than heaps.
     fn sequence(
@@ -188,7 +194,7 @@ pub trait Family {
             )));
         }
         for n in from..=to {
-            let value = self.value(&Position::from(n))?;
+            let value = self.value(&self.heap_position(n)?)?;
             let value = value.as_u64().ok_or_else(|| {
                 Error::TooLarge(format!("the value of heap {n} is not a machine word"))
             })?;

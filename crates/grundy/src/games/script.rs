@@ -415,24 +415,8 @@ impl crate::family::Family for ScriptFamily {
     }
     /// Heap n of a script is the position a person gets by typing `n`: the
     /// script's own `parse` decides what that is (`[n, 0]`, say).
-    fn sequence(
-        &mut self,
-        from: u64,
-        to: u64,
-        sink: &mut dyn FnMut(u64, u64) -> Result<()>,
-    ) -> Result<()> {
-        for n in from..=to {
-            let position = self.parse(&n.to_string())?;
-            let value = self.value(&position)?;
-            let value = value.as_u64().ok_or_else(|| {
-                Error::TooLarge(format!(
-                    "the value of {} is not a machine word",
-                    self.format(&position)
-                ))
-            })?;
-            sink(n, value)?;
-        }
-        Ok(())
+    fn heap_position(&self, n: u64) -> Result<Position> {
+        self.parse(&n.to_string())
     }
     fn show(&self, position: &Position) -> String {
         match self.inner.typed(position) {
