@@ -1,7 +1,7 @@
 //! Games whose moves come from user code (a Rhai script, a Python class):
 //! the parts that every such game needs, written once.
 //!
-//! User code can fail inside [`Game::options`], which cannot return an error,
+//! User code can fail inside [`Game::options`](crate::game::Game::options), which cannot return an error,
 //! so such a game keeps the first failure and hands it over through
 //! [`Callbacks::take_error`]; [`CallbackFamily`] checks for it after every
 //! call into the solver and reports it instead of whatever the solver made of
@@ -20,8 +20,8 @@ use std::collections::HashMap;
 
 /// A game that runs user code, which may fail.
 pub trait Callbacks: Syntax {
-    /// Takes the first failure met inside [`Game::options`] (or
-    /// [`Game::components`]) since the last call, if any. Once a failure is
+    /// Takes the first failure met inside [`Game::options`](crate::game::Game::options) (or
+    /// [`Game::components`](crate::game::Game::components)) since the last call, if any. Once a failure is
     /// kept, the game should answer every call at once, with no options.
     fn take_error(&self) -> Option<Error>;
 }
