@@ -116,22 +116,8 @@ fn run_worker<T: Send>(
         };
         let mut shown = (0, 0);
         loop {
-            py.allow_threads(|| {
-                for _ in 0..20 {
-                    if finished.load(Ordering::Acquire) {
-                        break;
-                    }
-                    std::thread::sleep(Duration::from_millis(2));
-                }
-            });
-            if finished.load(Ordering::Acquire) {
+            if wait_a_moment(py, &finished, &interrupted, &mut pending) {
                 break;
-            }
-            if pending.is_none() {
-                if let Err(e) = py.check_signals() {
-                    interrupted.store(true, Ordering::Relaxed);
-                    pending = Some(e);
-                }
             }
             if let (Some(callback), None) = (progress, &pending) {
                 let now = (
@@ -621,22 +607,8 @@ fn run_python_worker(
                 .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?
         };
         loop {
-            py.allow_threads(|| {
-                for _ in 0..20 {
-                    if finished.load(Ordering::Acquire) {
-                        break;
-                    }
-                    std::thread::sleep(Duration::from_millis(2));
-                }
-            });
-            if finished.load(Ordering::Acquire) {
+            if wait_a_moment(py, &finished, &interrupted, &mut pending) {
                 break;
-            }
-            if pending.is_none() {
-                if let Err(e) = py.check_signals() {
-                    interrupted.store(true, Ordering::Relaxed);
-                    pending = Some(e);
-                }
             }
         }
         py.allow_threads(|| handle.join())
@@ -646,6 +618,35 @@ fn run_python_worker(
         return Err(e);
     }
     outcome
+}
+
+/// Waits up to 40 ms for the worker to finish, without the GIL; then, if it
+/// has not, checks for Ctrl-C (and other signals), asking the worker to stop
+/// and keeping the exception. Returns whether the worker has finished.
+fn wait_a_moment(
+    py: Python<'_>,
+    finished: &AtomicBool,
+    interrupted: &AtomicBool,
+    pending: &mut Option<PyErr>,
+) -> bool {
+    py.allow_threads(|| {
+        for _ in 0..20 {
+            if finished.load(Ordering::Acquire) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    });
+    if finished.load(Ordering::Acquire) {
+        return true;
+    }
+    if pending.is_none() {
+        if let Err(e) = py.check_signals() {
+            interrupted.store(true, Ordering::Relaxed);
+            *pending = Some(e);
+        }
+    }
+    false
 }
 
 fn analyze_python(
