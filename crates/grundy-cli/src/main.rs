@@ -149,8 +149,25 @@ enum Command {
         #[command(flatten)]
         limits: Limits,
     },
+    /// A position's options with their values, and the mex that gives its value.
+    Explain {
+        /// The game, e.g. `sub:1,2,3` or `0.07`.
+        game: String,
+        /// The position, e.g. `5`.
+        #[arg(allow_negative_numbers = true)]
+        position: String,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        limits: Limits,
+    },
     /// Every family of games, with its syntax and an example.
-    Games,
+    Games {
+        /// Print `{"games": [{"spec", "position", "example", "about"}, ...]}`.
+        #[arg(long)]
+        json: bool,
+    },
     /// Nimber arithmetic in Conway's field: add, mul, inv (64-bit values).
     Nimber {
         /// `add A B` (XOR), `mul A B` (nim-product), `inv A` (nim-inverse).
@@ -367,7 +384,24 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             }
             output::table(out, &table, json).map_err(io_error)
         }
-        Command::Games => output::games(out).map_err(io_error),
+        Command::Explain {
+            game,
+            position,
+            json,
+            limits,
+        } => {
+            let mut family = spec::parse_game(&game, limits.settings())?;
+            let position = family.parse(&position)?;
+            let object = grundy::json::explain_object(family.as_mut(), &position)?;
+            if json {
+                writeln!(out, "{object}")
+            } else {
+                output::explain_text(out, &object)
+            }
+            .map_err(io_error)
+        }
+        Command::Games { json: true } => output::games_json(out).map_err(io_error),
+        Command::Games { json: false } => output::games(out).map_err(io_error),
         Command::Nimber { op, operands, json } => {
             let arity = if op == NimberOp::Inv { 1 } else { 2 };
             if operands.len() != arity {

@@ -3,7 +3,7 @@
 use crate::{io_error, Failure};
 use grundy::sum::{Analysis, Sum, WinningMove};
 use grundy::{spec, Error, Value};
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 use std::io::{self, Write};
 
 /// Prints an error on stderr: one line, and a caret line under the offending
@@ -23,27 +23,6 @@ pub fn report_error(error: &Error) {
         }
         Error::Syntax { input, .. } if !input.is_empty() => eprintln!("{line}: {input}"),
         _ => eprintln!("{line}"),
-    }
-}
-
-/// Moves in JSON: `{"component": i, "from": "POS", "to": [...]}`, positions
-/// written in their family's syntax.
-fn moves_json(sum: &Sum, moves: &[WinningMove]) -> Vec<Json> {
-    moves
-        .iter()
-        .map(|m| {
-            let family = sum.components()[m.component].family;
-            let to: Vec<String> = m.to.iter().map(|p| sum.format(family, p)).collect();
-            json!({"component": m.component, "from": sum.format(family, &m.from), "to": to})
-        })
-        .collect()
-}
-
-/// A value as JSON: a number when it fits, else a string ("2^90" digits, "inf(0,2)").
-pub fn json_value(value: &Value) -> Json {
-    match value.as_u64() {
-        Some(n) => json!(n),
-        None => json!(value.to_string()),
     }
 }
 
@@ -164,33 +143,9 @@ pub fn value_text(
     Ok(())
 }
 
-/// `grundy value --json`.
-pub fn value_json_object(sum: &Sum, analysis: &Analysis) -> Json {
-    let components: Vec<Json> = sum
-        .components()
-        .iter()
-        .zip(&analysis.values)
-        .map(|(c, v)| {
-            json!({
-                "game": sum.family(c.family).spec(),
-                "position": sum.format(c.family, &c.position),
-                "grundy": json_value(v),
-            })
-        })
-        .collect();
-    json!({
-        "components": components,
-        "nim_sum": json_value(&analysis.nim_sum),
-        "winner": analysis.winner.as_str(),
-        "winning_moves": moves_json(sum, &analysis.winning_moves),
-        "winning_moves_truncated": analysis.truncated,
-        "drawing_moves": moves_json(sum, &analysis.drawing_moves),
-    })
-}
-
 /// `grundy value --json`, printed.
 pub fn value_json(out: &mut impl Write, sum: &Sum, analysis: &Analysis) -> io::Result<()> {
-    writeln!(out, "{}", value_json_object(sum, analysis))
+    writeln!(out, "{}", grundy::json::value_object(sum, analysis))
 }
 
 /// How `grundy seq` prints.
@@ -252,6 +207,69 @@ pub fn sequence(
         SeqFormat::Text => writeln!(out),
     }
     .map_err(io_error)
+}
+
+/// `grundy explain` as text, from its JSON object: each option and its
+/// value, then the mex worked out.
+pub fn explain_text(out: &mut impl Write, object: &Json) -> io::Result<()> {
+    let text = |v: &Json| match v {
+        Json::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let position = text(&object["position"]);
+    let options = object["options"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    writeln!(
+        out,
+        "{} {position}: {} option{}",
+        text(&object["game"]),
+        options.len(),
+        if options.len() == 1 { "" } else { "s" }
+    )?;
+    let mut values = Vec::new();
+    for option in options {
+        let parts: Vec<String> = option["to"]
+            .as_array()
+            .map(|a| a.iter().map(text).collect())
+            .unwrap_or_default();
+        let to = if parts.is_empty() {
+            "(nothing)".to_string()
+        } else {
+            parts.join(" + ")
+        };
+        let grundy = text(&option["grundy"]);
+        writeln!(out, "  {position} -> {to:<20} grundy {grundy}")?;
+        values.push(grundy);
+    }
+    if object["options_truncated"] == Json::Bool(true) {
+        writeln!(
+            out,
+            "  ... (only the first {} options are listed)",
+            options.len()
+        )?;
+    }
+    let grundy = text(&object["grundy"]);
+    match object.get("mex") {
+        Some(mex) => {
+            let mut distinct: Vec<u64> = values.iter().filter_map(|v| v.parse().ok()).collect();
+            distinct.sort_unstable();
+            distinct.dedup();
+            let set: Vec<String> = distinct.iter().map(u64::to_string).collect();
+            writeln!(
+                out,
+                "options have values {{{}}}, so mex = {mex}: G({position}) = {grundy}",
+                set.join(", ")
+            )
+        }
+        None => writeln!(out, "G({position}) = {grundy}"),
+    }
+}
+
+/// `grundy games --json`.
+pub fn games_json(out: &mut impl Write) -> io::Result<()> {
+    writeln!(out, "{}", grundy::json::games_object())
 }
 
 /// `grundy games`.
@@ -467,28 +485,14 @@ pub fn period_json(
     family: &dyn grundy::family::Family,
     report: &grundy::period::PeriodReport,
 ) -> io::Result<()> {
-    let p = report.periodicity.as_ref();
-    let object = json!({
-        "game": family.spec(),
-        "preperiod": p.map(|p| p.preperiod),
-        "period": p.map(|p| p.period),
-        "saltus": p.map(|p| p.saltus),
-        "proven": report.proven,
-        "method": report.method,
-        "checked_to": report.checked_to,
-        "block": p.map(|p| p.block.clone()),
-    });
+    let object = grundy::json::period_object(family, report);
     writeln!(out, "{object}")
 }
 
 /// `grundy table`: rows of values, aligned, or `{"table": [[...]]}`.
 pub fn table(out: &mut impl Write, rows: &[Vec<Value>], json: bool) -> io::Result<()> {
     if json {
-        let rows: Vec<Vec<Json>> = rows
-            .iter()
-            .map(|r| r.iter().map(json_value).collect())
-            .collect();
-        return writeln!(out, "{}", json!({ "table": rows }));
+        return writeln!(out, "{}", grundy::json::table_object(rows));
     }
     let width = rows
         .iter()
@@ -549,28 +553,6 @@ pub fn misere_json(
     sum: &Sum,
     analysis: &grundy::misere::MisereAnalysis,
 ) -> io::Result<()> {
-    let components: Vec<Json> = sum
-        .components()
-        .iter()
-        .enumerate()
-        .map(|(index, c)| {
-            let mut entry = json!({
-                "game": sum.family(c.family).spec(),
-                "position": sum.format(c.family, &c.position),
-            });
-            if let Some(genus) = analysis.genera.get(index) {
-                entry["genus"] = json!(genus);
-            }
-            entry
-        })
-        .collect();
-    let object = json!({
-        "play": "misere",
-        "method": analysis.method,
-        "components": components,
-        "winner": analysis.winner.as_str(),
-        "winning_moves": moves_json(sum, &analysis.winning_moves),
-        "winning_moves_truncated": analysis.truncated,
-    });
+    let object = grundy::json::misere_object(sum, analysis);
     writeln!(out, "{object}")
 }

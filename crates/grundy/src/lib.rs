@@ -18,6 +18,7 @@ pub mod game;
 pub mod games;
 pub mod genus;
 pub mod heap;
+pub mod json;
 pub mod loopy;
 pub mod misere;
 pub mod nimber;

@@ -141,6 +141,46 @@ const MAX_SET_SIZE: usize = 100_000;
 /// # Ok::<(), grundy::Error>(())
 /// ```
 pub fn parse_game(spec: &str, settings: Settings) -> Result<Box<dyn Family>> {
+    parse_game_from(spec, settings, &Sources::Disk)
+}
+
+/// Where `script:NAME` and `dag:NAME` find their text.
+#[derive(Debug, Clone, Copy)]
+pub enum Sources<'a> {
+    /// NAME is a path on this machine's disk (the command line).
+    Disk,
+    /// NAME is a key of this map, and nothing else is read: a server gives
+    /// the texts a request carried, and never opens a path a client names.
+    Given(&'a std::collections::BTreeMap<String, String>),
+}
+
+impl Sources<'_> {
+    /// The text of `name`, or an error naming `what` it should have been.
+    pub fn read(&self, name: &str, what: &str) -> Result<String> {
+        match self {
+            Sources::Disk => std::fs::read_to_string(name)
+                .map_err(|e| Error::Io(format!("cannot read {what} {name}: {e}"))),
+            Sources::Given(files) => files.get(name).cloned().ok_or_else(|| {
+                let known: Vec<&str> = files.keys().map(String::as_str).collect();
+                Error::invalid(if known.is_empty() {
+                    format!("no {what} named {name} was given: send its text in `files`")
+                } else {
+                    format!(
+                        "no {what} named {name} was given (the files given are: {})",
+                        known.join(", ")
+                    )
+                })
+            }),
+        }
+    }
+}
+
+/// [`parse_game`], reading the texts of `script:` and `dag:` games from `sources`.
+pub fn parse_game_from(
+    spec: &str,
+    settings: Settings,
+    sources: &Sources,
+) -> Result<Box<dyn Family>> {
     let (name, params) = match spec.find(':') {
         Some(i) => (&spec[..i], Some((&spec[i + 1..], i + 1))),
         None => (spec, None),
@@ -282,12 +322,14 @@ pub fn parse_game(spec: &str, settings: Settings) -> Result<Box<dyn Family>> {
         }
         "dag" => {
             let (path, _) = required("dag", "a graph file")?;
-            Ok(Box::new(crate::games::dag::Dag::load(path)?))
+            let text = sources.read(path, "graph file")?;
+            Ok(Box::new(crate::games::dag::Dag::parse(path, &text)?))
         }
         "script" => {
             let (path, _) = required("script", "a script file")?;
-            Ok(Box::new(crate::games::script::ScriptFamily::load(
-                path, settings,
+            let source = sources.read(path, "script")?;
+            Ok(Box::new(crate::games::script::ScriptFamily::compile(
+                path, &source, settings,
             )?))
         }
         "treblecross" => {
@@ -469,6 +511,11 @@ fn format_number_list(numbers: &[u64]) -> String {
 
 /// Reads `GAME POS... [+ GAME POS...]...` into a sum.
 pub fn parse_sum(args: &[String], settings: Settings) -> Result<Sum> {
+    parse_sum_from(args, settings, &Sources::Disk)
+}
+
+/// [`parse_sum`], reading the texts of `script:` and `dag:` games from `sources`.
+pub fn parse_sum_from(args: &[String], settings: Settings, sources: &Sources) -> Result<Sum> {
     if args.is_empty() {
         return Err(Error::invalid(
             "no game given: write GAME POS... [+ GAME POS...], e.g. `nim 3 5 7`",
@@ -489,7 +536,7 @@ pub fn parse_sum(args: &[String], settings: Settings) -> Result<Sum> {
                 example_for(spec)
             )));
         }
-        let family = sum.add_family(parse_game(spec, settings)?);
+        let family = sum.add_family(parse_game_from(spec, settings, sources)?);
         for position in positions {
             sum.add_component(family, position)?;
         }

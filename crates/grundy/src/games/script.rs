@@ -392,6 +392,14 @@ impl ScriptFamily {
             inner: CallbackFamily::new(format!("script:{path}"), game, settings, true),
         })
     }
+
+    /// Compiles the script `source`, naming it `path`.
+    pub fn compile(path: &str, source: &str, settings: Settings) -> Result<Self> {
+        let game = ScriptGame::compile(path, source)?;
+        Ok(ScriptFamily {
+            inner: CallbackFamily::new(format!("script:{path}"), game, settings, true),
+        })
+    }
 }
 
 impl crate::family::Family for ScriptFamily {
