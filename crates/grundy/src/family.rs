@@ -208,6 +208,7 @@ pub trait Family {
 pub fn solve_error<G: Syntax>(game: &G, error: SolveError<G::Position>) -> Error {
     match error {
         SolveError::Budget(limit) => Error::Budget { limit },
+        SolveError::Interrupted => Error::Interrupted("interrupted".into()),
         SolveError::Cycle(positions) => Error::Cycle {
             positions: positions.iter().map(|p| game.format_position(p)).collect(),
         },
@@ -283,6 +284,10 @@ where
             Some(typed) => self.solver.game().format_position(&typed),
             None => position.to_string(),
         }
+    }
+
+    fn configure_long_run(&mut self, run: LongRun) {
+        self.solver.set_stop_flag(run.interrupted);
     }
 
     fn value(&mut self, position: &Position) -> Result<Value> {

@@ -250,6 +250,61 @@ pub fn observe_from(
     })
 }
 
+/// A sparse class of values found in a sequence: the values `v` for which
+/// `v & mask` has an even number of 1 bits.
+///
+/// Many octal games' values split this way into *common* values (odd parity:
+/// a sum-free class, since the XOR of two of them is even) and *rare* ones,
+/// which occur seldom or only finitely often (Gangolli and Plambeck, "A note
+/// on periodicity in some octal games", 1989). Kayles' values beyond its
+/// preperiod are 1, 2, 4, 7 and 8, all odd under the mask 15. The mask is
+/// found by experiment, as here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RareClass {
+    /// The parity mask.
+    pub mask: u32,
+    /// How many values of the sequence are rare.
+    pub count: u64,
+}
+
+impl RareClass {
+    /// Whether `value` is rare.
+    pub fn is_rare(&self, value: u32) -> bool {
+        (value & self.mask).count_ones() % 2 == 0
+    }
+}
+
+/// The sparsest even-parity class of `values` over masks below 256, if it holds
+/// at most one value in 20 (and the sequence has at least 100 values):
+/// the rare values as the literature marks them.
+pub fn rare_class(values: &[u32]) -> Option<RareClass> {
+    if values.len() < 100 {
+        return None;
+    }
+    // How often each value below 256 occurs; larger values count by their low byte
+    // for masks below 256, which is exactly what the parity needs.
+    let mut histogram = [0u64; 256];
+    let mut seen = 0u32;
+    for &v in values {
+        histogram[(v & 0xff) as usize] += 1;
+        seen |= v & 0xff;
+    }
+    let mut best: Option<RareClass> = None;
+    for mask in 1..256u32 {
+        if mask & !seen != 0 {
+            continue;
+        }
+        let count: u64 = (0..256u32)
+            .filter(|v| (v & mask).count_ones() % 2 == 0)
+            .map(|v| histogram[v as usize])
+            .sum();
+        if count > 0 && best.is_none_or(|b| count < b.count) {
+            best = Some(RareClass { mask, count });
+        }
+    }
+    best.filter(|b| b.count * 20 <= values.len() as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -342,5 +397,33 @@ mod tests {
                 prop_assert_eq!(found.value_u64(n), values[n as usize] as u64);
             }
         }
+    }
+
+    #[test]
+    fn kayles_rare_values_are_its_preperiod_values() {
+        // Kayles (0.77): beyond heap 71 the values are periodic with period 12
+        // and take only the values 1, 2, 4, 7 and 8 (Winning Ways; OEIS A002186).
+        let mut family =
+            crate::spec::parse_game("0.77", crate::family::Settings::default()).unwrap();
+        let mut values = Vec::new();
+        family
+            .sequence(0, 5000, &mut |_, v| {
+                values.push(v as u32);
+                Ok(())
+            })
+            .unwrap();
+        let class = rare_class(&values).expect("Kayles has rare values");
+        for common in [1, 2, 4, 7, 8] {
+            assert!(!class.is_rare(common), "{common} under {class:?}");
+        }
+        assert!(class.is_rare(0) && class.is_rare(3));
+        assert!(class.count * 20 <= values.len() as u64);
+        assert_eq!(
+            values.iter().filter(|&&v| class.is_rare(v)).count() as u64,
+            class.count
+        );
+        // A sequence with every value common has no rare class, nor does a short one.
+        assert_eq!(rare_class(&vec![3; 1000]), None);
+        assert_eq!(rare_class(&[1, 2, 3]), None);
     }
 }

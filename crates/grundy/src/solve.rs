@@ -25,6 +25,8 @@ pub enum SolveError<P> {
     Cycle(Vec<P>),
     /// The memo reached this many positions.
     Budget(usize),
+    /// The stop flag was raised (Ctrl-C, or a server's time budget).
+    Interrupted,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -74,6 +76,7 @@ pub struct Solver<G: Game> {
     max_states: usize,
     mex: Mex,
     buffer: Vec<Parts<G::Position>>,
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl<G: Game> Solver<G> {
@@ -90,7 +93,23 @@ impl<G: Game> Solver<G> {
             max_states: max_states.max(1),
             mex: Mex::new(),
             buffer: Vec::new(),
+            stop: None,
         }
+    }
+
+    /// Gives up with [`SolveError::Interrupted`] soon after `flag` is set.
+    pub fn set_stop_flag(&mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        self.stop = Some(flag);
+    }
+
+    /// Whether to give up now: the flag is looked at once every 4096 new
+    /// positions, which keeps it off the hot path.
+    fn stopped(&self) -> bool {
+        self.memo.len() % 4096 == 0
+            && self
+                .stop
+                .as_ref()
+                .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// The game being solved.
@@ -195,6 +214,10 @@ impl<G: Game> Solver<G> {
                 if self.memo.len() >= self.max_states {
                     self.abandon(&stack);
                     return Err(SolveError::Budget(self.max_states));
+                }
+                if self.stopped() {
+                    self.abandon(&stack);
+                    return Err(SolveError::Interrupted);
                 }
                 self.memo.insert(child.clone(), Entry::OnStack(stack.len()));
                 let options = self.expand(&child);

@@ -36,6 +36,8 @@ where
     max_states: usize,
     /// The last cyclic state space explored.
     loopy: Option<LoopySpace<G::Position>>,
+    /// Raised to give up (Ctrl-C, or a server's time budget).
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// A cyclic state space: positions, their index, the graph and its labels.
@@ -57,6 +59,7 @@ where
             inner: GameFamily::new(spec, game, settings, heap_positions),
             max_states: settings.max_states,
             loopy: None,
+            stop: None,
         }
     }
 
@@ -97,6 +100,13 @@ where
                     return Err(Error::Budget {
                         limit: self.max_states,
                     });
+                }
+                let stopped = self
+                    .stop
+                    .as_ref()
+                    .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed));
+                if next % 4096 == 0 && stopped {
+                    return Err(Error::Interrupted("interrupted".into()));
                 }
                 options.clear();
                 game.options(&positions[next], &mut options);
@@ -156,6 +166,11 @@ where
 
     fn format(&self, position: &Position) -> String {
         self.inner.format(position)
+    }
+
+    fn configure_long_run(&mut self, run: crate::family::LongRun) {
+        self.stop = Some(run.interrupted.clone());
+        self.inner.configure_long_run(run);
     }
 
     fn value(&mut self, position: &Position) -> Result<Value> {

@@ -421,6 +421,9 @@ impl crate::family::Family for ScriptFamily {
     fn is_heap_game(&self) -> bool {
         true
     }
+    fn configure_long_run(&mut self, run: crate::family::LongRun) {
+        self.inner.configure_long_run(run);
+    }
     /// Heap n of a script is the position a person gets by typing `n`: the
     /// script's own `parse` decides what that is (`[n, 0]`, say).
     fn heap_position(&self, n: u64) -> Result<Position> {
