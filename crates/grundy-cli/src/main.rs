@@ -162,6 +162,27 @@ enum Command {
         #[command(flatten)]
         limits: Limits,
     },
+    /// The web playground: analyse, explain, plot and play in a browser.
+    Serve {
+        /// The address to listen on; 0.0.0.0 lets other machines in.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// The port (0: any free port).
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+        /// Open the page in the browser.
+        #[arg(long)]
+        open: bool,
+        /// The most positions one request may remember.
+        #[arg(long, value_name = "N", default_value_t = grundy_web::Limits::default().max_states)]
+        max_states: usize,
+        /// Seconds one request may compute.
+        #[arg(long, value_name = "SECONDS", default_value_t = grundy_web::Limits::default().seconds)]
+        seconds: u64,
+        /// How many computations may run at once.
+        #[arg(long, value_name = "N", default_value_t = grundy_web::Limits::default().heavy)]
+        jobs: usize,
+    },
     /// Every family of games, with its syntax and an example.
     Games {
         /// Print `{"games": [{"spec", "position", "example", "about"}, ...]}`.
@@ -400,6 +421,14 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             }
             .map_err(io_error)
         }
+        Command::Serve {
+            host,
+            port,
+            open,
+            max_states,
+            seconds,
+            jobs,
+        } => serve(out, host, port, open, max_states, seconds, jobs),
         Command::Games { json: true } => output::games_json(out).map_err(io_error),
         Command::Games { json: false } => output::games(out).map_err(io_error),
         Command::Nimber { op, operands, json } => {
@@ -447,6 +476,51 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             writeln!(out, "{line}").map_err(io_error)
         }
     }
+}
+
+/// `grundy serve`: prints where it listens, then serves until Ctrl-C.
+fn serve(
+    out: &mut impl Write,
+    host: String,
+    port: u16,
+    open: bool,
+    max_states: usize,
+    seconds: u64,
+    jobs: usize,
+) -> Result<(), Failure> {
+    if host != "127.0.0.1" && host != "localhost" && host != "::1" {
+        eprintln!(
+            "warning: listening on {host}: anyone who can reach this machine can use the server and its processors"
+        );
+    }
+    let config = grundy_web::Config {
+        host,
+        port,
+        limits: grundy_web::Limits {
+            max_states: max_states.max(1),
+            seconds: seconds.max(1),
+            heavy: jobs.max(1),
+            ..grundy_web::Limits::default()
+        },
+    };
+    let mut printed = Ok(());
+    let ready = |address: std::net::SocketAddr| {
+        let shown = match address.ip() {
+            ip if ip.is_unspecified() => format!("127.0.0.1:{}", address.port()),
+            _ => address.to_string(),
+        };
+        let url = format!("http://{shown}/");
+        printed =
+            writeln!(out, "grundy is serving {url} (Ctrl-C stops it)").and_then(|()| out.flush());
+        if open {
+            if let Err(e) = grundy_web::open_browser(&url) {
+                eprintln!("warning: cannot open a browser ({e}): open {url} yourself");
+            }
+        }
+    };
+    grundy_web::serve(config, ready, std::future::pending())
+        .map_err(|e| Failure::Grundy(Error::Io(e.to_string())))?;
+    printed.map_err(io_error)
 }
 
 /// How many winning moves to find, and how many text output lists:

@@ -270,7 +270,7 @@ pub struct RareClass {
 impl RareClass {
     /// Whether `value` is rare.
     pub fn is_rare(&self, value: u32) -> bool {
-        (value & self.mask).count_ones() % 2 == 0
+        (value & self.mask).count_ones().is_multiple_of(2)
     }
 }
 
@@ -295,7 +295,7 @@ pub fn rare_class(values: &[u32]) -> Option<RareClass> {
             continue;
         }
         let count: u64 = (0..256u32)
-            .filter(|v| (v & mask).count_ones() % 2 == 0)
+            .filter(|v| (v & mask).count_ones().is_multiple_of(2))
             .map(|v| histogram[v as usize])
             .sum();
         if count > 0 && best.is_none_or(|b| count < b.count) {

@@ -105,7 +105,7 @@ impl<G: Game> Solver<G> {
     /// Whether to give up now: the flag is looked at once every 4096 new
     /// positions, which keeps it off the hot path.
     fn stopped(&self) -> bool {
-        self.memo.len() % 4096 == 0
+        self.memo.len().is_multiple_of(4096)
             && self
                 .stop
                 .as_ref()

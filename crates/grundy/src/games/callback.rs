@@ -105,7 +105,7 @@ where
                     .stop
                     .as_ref()
                     .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed));
-                if next % 4096 == 0 && stopped {
+                if next.is_multiple_of(4096) && stopped {
                     return Err(Error::Interrupted("interrupted".into()));
                 }
                 options.clear();
