@@ -456,3 +456,39 @@ fn download(server: &Server, id: &str, kind: &'static str) -> Response {
     )
         .into_response()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Columns;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The columns cover the heaps in order without gaps, each heap falls
+        /// in the column that holds it, and each column's least and greatest
+        /// values are those of its heaps (the plain way: a scan per column).
+        #[test]
+        fn columns_partition_the_heaps_and_summarise_them(
+            from in 0u64..1_000,
+            values in proptest::collection::vec(0u64..50, 1..600),
+            wanted in 1usize..100,
+        ) {
+            let count = values.len() as u64;
+            let mut columns = Columns::new(from, count, wanted);
+            for (i, &v) in values.iter().enumerate() {
+                columns.add(from + i as u64, v);
+            }
+            prop_assert_eq!(columns.columns.len() as u64, (wanted as u64).min(count));
+            prop_assert_eq!(columns.columns[0].0, from);
+            prop_assert_eq!(columns.columns.last().unwrap().1, from + count - 1);
+            for pair in columns.columns.windows(2) {
+                prop_assert_eq!(pair[0].1 + 1, pair[1].0);
+            }
+            for &(first, last, min, max, _) in &columns.columns {
+                let slice = &values[(first - from) as usize..=(last - from) as usize];
+                prop_assert_eq!(min, *slice.iter().min().unwrap());
+                prop_assert_eq!(max, *slice.iter().max().unwrap());
+            }
+            prop_assert_eq!(columns.max_value(), *values.iter().max().unwrap());
+        }
+    }
+}

@@ -17,7 +17,7 @@ pub struct Limits {
     pub max_states: usize,
     /// Seconds one request may compute before it gets an error.
     pub seconds: u64,
-    /// The most heaps a long run (`/api/jobs`) may tabulate.
+    /// The most heaps a long run (`/api/jobs`) may tabulate (heaps 0 to 10^8).
     pub max_heaps: u64,
     /// Seconds a long run may compute.
     pub job_seconds: u64,
@@ -32,7 +32,7 @@ impl Default for Limits {
         Limits {
             max_states: 5_000_000,
             seconds: 20,
-            max_heaps: 100_000_000,
+            max_heaps: 100_000_001,
             job_seconds: 600,
             heavy: 4,
             max_body: 1 << 20,
