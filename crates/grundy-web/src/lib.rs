@@ -6,7 +6,7 @@
 //! ([`grundy::json`]). No rule of any game lives here.
 //!
 //! Every computation runs on a thread of its own with a deep stack, under a
-//! state budget and a time budget; at most [`Config::heavy`] run at once and
+//! state budget and a time budget; at most [`Limits::heavy`] run at once and
 //! further requests get HTTP 503 with a message. A computation that outlives
 //! its request's budget is told to stop and keeps its slot until it does, so
 //! a flood of hard requests cannot pile up threads.
