@@ -1,0 +1,354 @@
+// The shell of the playground: strings, the API client, small DOM helpers
+// shared by the pages, and the hash router (#/analyse?sum=...).
+import en from './i18n/en.js';
+import zh from './i18n/zh.js';
+
+const catalogues = { en, zh };
+const LANG_KEY = 'grundy.lang';
+const FILES_KEY = 'grundy.files';
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+export const PAGES = ['analyse', 'explain', 'sequence', 'boards', 'play', 'owngame'];
+
+// ---------------------------------------------------------------- strings
+
+function pickLanguage() {
+  let saved = null;
+  try { saved = localStorage.getItem(LANG_KEY); } catch { /* storage off */ }
+  if (saved && saved in catalogues) return saved;
+  const wanted = (navigator.languages && navigator.languages[0]) || navigator.language || 'en';
+  return wanted.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}
+
+let lang = pickLanguage();
+
+export function language() { return lang; }
+
+/** The string `key` in the page's language, `{name}` filled from `params`. */
+export function t(key, params = {}) {
+  let s = catalogues[lang][key];
+  if (s === undefined) s = en[key];
+  if (s === undefined) {
+    console.warn('grundy: no string for', key);
+    return key;
+  }
+  if (typeof s === 'function') return s(params);
+  return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+/** A string of the catalogue if it has one, else `fallback` (server texts). */
+export function tOr(key, fallback) {
+  const s = catalogues[lang][key];
+  return s === undefined ? fallback : t(key);
+}
+
+// ---------------------------------------------------------------- DOM
+
+/**
+ * Makes an element: `el('button', {class: 'x', onclick: f, testid: 'y'}, 'text', child)`.
+ * A tag `svg:rect` makes an SVG element. `text` sets the text, `testid` the
+ * data-testid; `value` and `checked` are set as properties.
+ */
+export function el(tag, attrs = {}, ...children) {
+  const svg = tag.startsWith('svg:');
+  const node = svg ? document.createElementNS(SVG_NS, tag.slice(4)) : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') node.addEventListener(k.slice(2), v);
+    else if (k === 'text') node.textContent = v;
+    else if (k === 'testid') node.setAttribute('data-testid', v);
+    else if (k === 'style' && typeof v === 'object') Object.assign(node.style, v);
+    else if (k === 'value' || k === 'checked') node[k] = v;
+    else node.setAttribute(k, v === true ? '' : String(v));
+  }
+  append(node, children);
+  return node;
+}
+
+function append(node, children) {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) append(node, c);
+    else node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+/** A red box with the server's (or the network's) message. */
+export function errorBox(error) {
+  const message = error instanceof Error ? error.message : String(error);
+  return el('div', { class: 'error', role: 'alert', testid: 'error' },
+    el('strong', { text: t('error.title') + ' ' }), message);
+}
+
+/** A labelled text input: returns [wrapper, input]. */
+export function field(label, attrs = {}) {
+  const id = attrs.id || 'f-' + Math.random().toString(36).slice(2, 9);
+  const input = el('input', { type: 'text', id, spellcheck: 'false', autocomplete: 'off', ...attrs });
+  return [el('label', { class: 'field', for: id }, el('span', { text: label }), input), input];
+}
+
+/** A labelled checkbox: returns [label, input]. */
+export function checkbox(label, attrs = {}) {
+  const input = el('input', { type: 'checkbox', ...attrs });
+  return [el('label', { class: 'check' }, input, ' ', label), input];
+}
+
+/** Keeps a page's state in the address (#/page?k=v) without reloading it. */
+export function setParams(page, params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v !== undefined && v !== null && v !== '' && v !== false) q.set(k, v === true ? '1' : String(v));
+  }
+  const hash = '#/' + page + (q.toString() ? '?' + q.toString().replace(/\+/g, '%20') : '');
+  if (location.hash !== hash) history.replaceState(null, '', hash);
+}
+
+/** Goes to a page (a new history entry), e.g. go('analyse', {sum: 'nim 3'}). */
+export function go(page, params = {}) {
+  const q = new URLSearchParams(params).toString().replace(/\+/g, '%20');
+  location.hash = '#/' + page + (q ? '?' + q : '');
+}
+
+export function link(page, params, text, attrs = {}) {
+  const q = new URLSearchParams(params).toString().replace(/\+/g, '%20');
+  return el('a', { href: '#/' + page + (q ? '?' + q : ''), ...attrs }, text);
+}
+
+// ---------------------------------------------------------------- files of "Your game"
+
+export function loadFiles() {
+  try {
+    const files = JSON.parse(localStorage.getItem(FILES_KEY) || '{}');
+    return files && typeof files === 'object' ? files : {};
+  } catch {
+    return {};
+  }
+}
+
+export function saveFiles(files) {
+  localStorage.setItem(FILES_KEY, JSON.stringify(files));
+}
+
+// ---------------------------------------------------------------- API
+
+export class ApiError extends Error {}
+
+/**
+ * Calls the server. A body makes it a POST (or `method`), carrying the
+ * user's files so that `script:NAME` and `dag:NAME` work everywhere.
+ */
+export async function api(path, body, method) {
+  const options = { method: method || (body === undefined ? 'GET' : 'POST'), headers: {} };
+  if (body !== undefined) {
+    const files = loadFiles();
+    const payload = Object.keys(files).length ? { ...body, files } : body;
+    options.headers['content-type'] = 'application/json';
+    options.body = JSON.stringify(payload);
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    throw new ApiError(t('error.network'));
+  }
+  let data = null;
+  try { data = await response.json(); } catch { /* not JSON */ }
+  if (!response.ok) {
+    throw new ApiError(data && data.error ? data.error : t('error.http', { status: response.status }));
+  }
+  return data;
+}
+
+let gamesPromise = null;
+/** GET /api/games, once. */
+export function games() {
+  if (!gamesPromise) gamesPromise = api('/api/games').then((d) => d.games).catch((e) => { gamesPromise = null; throw e; });
+  return gamesPromise;
+}
+
+// ---------------------------------------------------------------- sums and moves
+
+/** A sum's text as components: "nim 3 5 + sub:1-3 4" -> [{game, position}...]. */
+export function parseSum(text) {
+  const components = [];
+  let game = null;
+  for (const word of (text || '').trim().split(/\s+/)) {
+    if (!word) continue;
+    if (word === '+') { game = null; continue; }
+    if (game === null) { game = word; continue; }
+    components.push({ game, position: word });
+  }
+  return components;
+}
+
+/** Components back to a sum's text, neighbours of one game grouped. */
+export function sumText(components) {
+  const groups = [];
+  let last = null;
+  for (const c of components) {
+    if (c.game === last) groups[groups.length - 1] += ' ' + c.position;
+    else { groups.push(c.game + ' ' + c.position); last = c.game; }
+  }
+  return groups.join(' + ');
+}
+
+/** The cell a Treblecross move marks (1-based), or null. */
+export function markedCell(from, to) {
+  if (to.length !== 1 || to[0].length !== from.length) return null;
+  let cell = null;
+  for (let i = 0; i < from.length; i++) {
+    if (from[i] !== to[0][i]) {
+      if (cell !== null) return null;
+      cell = i + 1;
+    }
+  }
+  return cell;
+}
+
+/** What a move does, as the command line writes it: "3 -> 1", "9 -> 6 + 1", "mark cell 7". */
+export function moveWhat(m, game) {
+  if (game === 'treblecross') {
+    const cell = markedCell(m.from, m.to);
+    if (cell !== null) return t('move.markCell', { cell });
+  }
+  const to = m.to.length ? m.to.join(' + ') : t('move.nothing');
+  return `${m.from} -> ${to}`;
+}
+
+/** A move as the command line lists it: "[2] sub:1-3: 4 -> 2". */
+export function moveText(m, game) {
+  return `[${m.component + 1}] ${game}: ${moveWhat(m, game)}`;
+}
+
+/** A value for people: numbers as they are, loopy values with ∞. */
+export function showValue(v) {
+  if (v === null || v === undefined) return '–';
+  if (typeof v === 'number') return String(v);
+  return String(v).replace(/^inf/, '∞');
+}
+
+/** A value as a BigInt, or null when it is not a number (loopy, "win"). */
+export function bigValue(v) {
+  if (typeof v === 'number') return BigInt(v);
+  if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
+  return null;
+}
+
+export function winnerText(winner, misere) {
+  const key = { first: 'winner.first', second: 'winner.second', draw: 'winner.draw' }[winner] || 'winner.draw';
+  return t(key) + (misere ? ' ' + t('winner.misereSuffix') : '');
+}
+
+/**
+ * The nim-sum worked out in binary, column by column, as the tutorials do:
+ * one row per value, the count of 1s under each column, and the XOR row.
+ * `rows` are [{label, value}] with BigInt values.
+ */
+export function nimSumWork(rows) {
+  let total = 0n;
+  for (const r of rows) total ^= r.value;
+  const width = Math.max(1, ...rows.map((r) => r.value.toString(2).length));
+  const bits = (v) => v.toString(2).padStart(width, '0').split('');
+  const counts = new Array(width).fill(0);
+  for (const r of rows) bits(r.value).forEach((b, i) => { if (b === '1') counts[i]++; });
+  const head = el('tr', {}, el('th', { scope: 'col', text: t('nimsum.component') }),
+    el('th', { scope: 'col', class: 'num', text: t('nimsum.value') }),
+    counts.map((_, i) => el('th', { scope: 'col', class: 'bit', text: '2' + sup(width - 1 - i) })));
+  const body = rows.map((r) => el('tr', {}, el('td', { text: r.label }), el('td', { class: 'num', text: r.value.toString() }),
+    bits(r.value).map((b, i) => el('td', { class: 'bit' + (b === '1' ? ' one' : '') + (counts[i] % 2 ? ' oddcol' : ''), text: b }))));
+  const countRow = el('tr', { class: 'counts' }, el('td', { text: t('nimsum.ones') }), el('td'),
+    counts.map((c, i) => el('td', { class: 'bit' + (c % 2 ? ' oddcol' : ''), text: String(c) })));
+  const xorRow = el('tr', { class: 'xor' }, el('td', { text: t('nimsum.xorRow') }), el('td', { class: 'num', text: total.toString() }),
+    bits(total).map((b, i) => el('td', { class: 'bit' + (counts[i] % 2 ? ' oddcol' : ''), text: b })));
+  return el('div', { class: 'nimsum', testid: 'nimsum-work' },
+    el('table', { class: 'bits' }, el('thead', {}, head), el('tbody', {}, body, countRow, xorRow)),
+    el('p', { class: 'explain', text: t('nimsum.rule') }),
+    el('p', { class: 'explain', text: total === 0n ? t('nimsum.zero') : t('nimsum.nonzero', { x: total.toString() }) }));
+}
+
+function sup(n) {
+  const digits = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+  return String(n).split('').map((d) => digits[+d]).join('');
+}
+
+/** The help under a sum's input: every family, its syntax, a clickable example. */
+export function gamesHelp(onExample, { open = false } = {}) {
+  const list = el('div', { class: 'games-list' }, el('p', { class: 'muted', text: t('common.loading') }));
+  const box = el('details', { class: 'help', open, testid: 'games-help' },
+    el('summary', { text: t('help.games') }),
+    el('p', { class: 'muted', text: t('help.syntax') }), list);
+  games().then((gs) => {
+    list.replaceChildren(el('table', { class: 'games' },
+      el('thead', {}, el('tr', {}, el('th', { text: t('help.spec') }), el('th', { text: t('help.position') }),
+        el('th', { text: t('help.about') }), el('th', { text: t('help.example') }))),
+      el('tbody', {}, gs.map((g) => el('tr', {},
+        el('td', {}, el('code', { text: g.spec })),
+        el('td', {}, el('code', { text: g.position })),
+        el('td', { text: tOr('about.' + g.spec, g.about) }),
+        el('td', {}, el('button', {
+          type: 'button', class: 'linklike', testid: 'example', text: g.example,
+          onclick: () => onExample(g.example),
+        })))))));
+  }).catch((e) => list.replaceChildren(errorBox(e)));
+  return box;
+}
+
+// ---------------------------------------------------------------- router
+
+const loaders = {
+  analyse: () => import('./analyse.js'),
+  explain: () => import('./explain.js'),
+  sequence: () => import('./sequence.js'),
+  boards: () => import('./boards.js'),
+  play: () => import('./play.js'),
+  owngame: () => import('./owngame.js'),
+};
+
+function currentRoute() {
+  const hash = location.hash.replace(/^#\/?/, '');
+  const [name, query] = hash.split('?');
+  return { name: name in loaders ? name : 'analyse', params: new URLSearchParams(query || '') };
+}
+
+function renderChrome(active) {
+  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  const nav = document.getElementById('nav');
+  nav.replaceChildren(...PAGES.map((p) => el('a', {
+    href: '#/' + p, testid: 'nav-' + p, 'aria-current': p === active ? 'page' : null, text: t('nav.' + p),
+  })));
+  const button = document.getElementById('lang');
+  button.textContent = t('lang.other');
+  button.title = t('lang.switch');
+  button.setAttribute('aria-label', t('lang.switch'));
+  document.querySelector('.brand').textContent = t('brand');
+}
+
+let cleanup = null;
+let generation = 0;
+
+async function route() {
+  const mine = ++generation;
+  const { name, params } = currentRoute();
+  if (cleanup) {
+    try { cleanup(); } catch (e) { console.error(e); }
+    cleanup = null;
+  }
+  renderChrome(name);
+  document.title = t('nav.' + name) + ' · grundy';
+  const module = await loaders[name]();
+  if (mine !== generation) return;
+  const main = document.getElementById('page');
+  main.replaceChildren();
+  main.dataset.page = name;
+  cleanup = module.render(main, params) || null;
+}
+
+function switchLanguage() {
+  lang = lang === 'zh' ? 'en' : 'zh';
+  try { localStorage.setItem(LANG_KEY, lang); } catch { /* storage off */ }
+  route();
+}
+
+document.getElementById('lang').addEventListener('click', switchLanguage);
+window.addEventListener('hashchange', route);
+route();

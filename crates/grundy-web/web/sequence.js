@@ -1,0 +1,321 @@
+// Sequence: G(n) of a heap game over a range, drawn as per-column min-max
+// bars (so 10^7 heaps cost the page nothing), with the period marked, rare
+// values coloured, drag-to-zoom, and downloads. Every run is a server job.
+import { api, el, t, errorBox, field, setParams, language } from './app.js';
+
+const POLL_MS = 250;
+const HEIGHT = 340;
+const MARGIN = { left: 52, right: 14, top: 14, bottom: 40 };
+const DOWNLOADABLE = 20000001;
+
+let active = null; // the running job {id, timer}, cancelled when leaving the page
+
+export function render(root, params) {
+  const [gameField, game] = field(t('common.game'), { testid: 'seq-game', value: params.get('game') || '0.07', placeholder: '0.07' });
+  const [fromField, from] = field(t('seq.from'), { testid: 'seq-from', value: params.get('from') || '0', inputmode: 'numeric', class: 'short' });
+  const [toField, to] = field(t('seq.to'), { testid: 'seq-to', value: params.get('to') || '1000', inputmode: 'numeric', class: 'short' });
+  const status = el('div', { class: 'job', 'aria-live': 'polite' });
+  const plotBox = el('div', { class: 'plot', testid: 'plot' });
+  const info = el('div', { class: 'seq-info' });
+  const hover = el('p', { class: 'hover muted small', testid: 'plot-hover', text: '\u00a0' });
+  const resetButton = el('button', { type: 'button', class: 'button', testid: 'zoom-reset', text: t('seq.reset'), disabled: true });
+  let home = null; // the range of the last Run, for Reset
+
+  const examples = [
+    ['0.07', 0, 1000], ['0.137', 0, 3000], ['kayles', 0, 500], ['grundy', 0, 100000], ['0.6', 0, 200000], ['0.07', 0, 10000000],
+  ];
+
+  root.append(
+    el('h1', { text: t('seq.title') }),
+    el('p', { class: 'lead', text: t('seq.lead') }),
+    el('form', { class: 'inline-form', onsubmit: (e) => { e.preventDefault(); home = null; run(); } },
+      gameField, fromField, toField,
+      el('button', { type: 'submit', class: 'primary', testid: 'seq-run', text: t('seq.run') })),
+    el('div', { class: 'examples' }, el('span', { class: 'muted', text: t('explain.examples') + ' ' }),
+      examples.map(([g, a, b]) => el('button', {
+        type: 'button', class: 'chip', text: `${g} ${t('seq.upTo')} ${fmt(b)}`,
+        onclick: () => { game.value = g; from.value = a; to.value = b; home = null; run(); },
+      }))),
+    status,
+    el('div', { class: 'plot-wrap' }, plotBox, el('div', { class: 'plot-tools' },
+      el('span', { class: 'muted small', text: t('seq.dragHint') }), resetButton)),
+    hover,
+    info,
+  );
+  resetButton.addEventListener('click', () => {
+    if (!home) return;
+    from.value = home[0];
+    to.value = home[1];
+    run();
+  });
+
+  async function run() {
+    const g = game.value.trim();
+    const a = Number(from.value.trim() || '0');
+    const b = Number(to.value.trim());
+    setParams('sequence', { game: g, from: from.value.trim(), to: to.value.trim() });
+    if (!g || !Number.isSafeInteger(a) || !Number.isSafeInteger(b) || a < 0 || b < a) {
+      status.replaceChildren(errorBox(t('seq.badRange')));
+      return;
+    }
+    if (!home) home = [a, b];
+    resetButton.disabled = home[0] === a && home[1] === b;
+    stop(true);
+    const columns = Math.max(100, Math.min(4000, Math.round(plotWidth())));
+    status.replaceChildren(el('p', { class: 'muted', text: t('seq.starting') }));
+    let id;
+    try {
+      ({ id } = await api('/api/jobs', { kind: 'seq', game: g, from: a, to: b, columns }));
+    } catch (e) {
+      status.replaceChildren(errorBox(e));
+      return;
+    }
+    const bar = el('progress', { max: String(b - a + 1), value: '0', testid: 'progress' });
+    const count = el('span', { class: 'small', testid: 'progress-text', text: '' });
+    const cancel = el('button', {
+      type: 'button', class: 'button danger', testid: 'seq-cancel', text: t('seq.cancel'),
+      onclick: () => { api(`/api/jobs/${id}`, undefined, 'DELETE').catch(() => {}); },
+    });
+    status.replaceChildren(el('div', { class: 'progress-row' }, bar, count, cancel));
+    const job = { id, timer: null };
+    active = job;
+    const poll = async () => {
+      if (active !== job) return;
+      let s;
+      try {
+        s = await api(`/api/jobs/${id}`);
+      } catch (e) {
+        status.replaceChildren(errorBox(e));
+        active = null;
+        return;
+      }
+      if (active !== job) return;
+      bar.value = s.done;
+      bar.max = s.total;
+      count.textContent = t('seq.progress', { done: fmt(s.done), total: fmt(s.total) });
+      if (s.state === 'running') {
+        job.timer = setTimeout(poll, POLL_MS);
+        return;
+      }
+      active = null;
+      if (s.state === 'done') {
+        status.replaceChildren(el('p', { class: 'muted small', testid: 'seq-done', text: t('seq.done', { n: fmt(s.total) }) }));
+        draw(s.result, id);
+      } else if (s.state === 'cancelled') {
+        status.replaceChildren(el('p', { class: 'notice', testid: 'seq-cancelled', text: t('seq.cancelled') }));
+      } else {
+        status.replaceChildren(errorBox(s.error || t('seq.failed')));
+      }
+    };
+    job.timer = setTimeout(poll, POLL_MS);
+  }
+
+  function plotWidth() {
+    return Math.max(320, plotBox.clientWidth || root.clientWidth || 900);
+  }
+
+  function draw(r, id) {
+    const W = Math.round(plotWidth());
+    const H = HEIGHT;
+    const pw = W - MARGIN.left - MARGIN.right;
+    const ph = H - MARGIN.top - MARGIN.bottom;
+    const n0 = r.from;
+    const span = r.to - r.from + 1;
+    const maxV = Math.max(1, Number(r.max_value) || 1);
+    const xs = (n) => MARGIN.left + ((n - n0) / span) * pw;
+    const ys = (v) => MARGIN.top + ph - (v / maxV) * ph;
+    const svg = el('svg:svg', { viewBox: `0 0 ${W} ${H}`, width: '100%', class: 'seq-svg', role: 'img',
+      'aria-label': t('seq.plotLabel', { game: r.game, from: fmt(r.from), to: fmt(r.to) }) });
+
+    // axes and ticks
+    const axes = el('svg:g', { class: 'axes' });
+    axes.append(el('svg:line', { x1: MARGIN.left, y1: MARGIN.top + ph, x2: MARGIN.left + pw, y2: MARGIN.top + ph }),
+      el('svg:line', { x1: MARGIN.left, y1: MARGIN.top, x2: MARGIN.left, y2: MARGIN.top + ph }));
+    for (const v of ticks(0, maxV, 6, true)) {
+      axes.append(el('svg:line', { class: 'grid', x1: MARGIN.left, x2: MARGIN.left + pw, y1: ys(v), y2: ys(v) }),
+        el('svg:text', { x: MARGIN.left - 6, y: ys(v) + 4, 'text-anchor': 'end', text: String(v) }));
+    }
+    for (const n of ticks(r.from, r.to, Math.max(3, Math.floor(pw / 110)), true)) {
+      axes.append(el('svg:line', { x1: xs(n + 0.5), x2: xs(n + 0.5), y1: MARGIN.top + ph, y2: MARGIN.top + ph + 5 }),
+        el('svg:text', { x: xs(n + 0.5), y: MARGIN.top + ph + 18, 'text-anchor': 'middle', text: fmt(n) }));
+    }
+    axes.append(el('svg:text', { x: MARGIN.left + pw / 2, y: H - 4, 'text-anchor': 'middle', class: 'axis-title', text: 'n' }),
+      el('svg:text', { x: 12, y: MARGIN.top + ph / 2, 'text-anchor': 'middle', class: 'axis-title',
+        transform: `rotate(-90 12 ${MARGIN.top + ph / 2})`, text: 'G(n)' }));
+
+    // the period: one period shaded, the end of the preperiod dashed
+    const period = r.period;
+    const marks = el('svg:g', { class: 'period-marks' });
+    if (period && period.period) {
+      const p0 = period.preperiod;
+      const p = period.period;
+      const k = Math.max(0, Math.ceil((r.from - p0) / p));
+      const a = p0 + k * p;
+      if (a <= r.to) {
+        const x0 = xs(a);
+        const x1 = Math.min(xs(a + p), MARGIN.left + pw);
+        marks.append(el('svg:rect', { class: 'period-shade', testid: 'period-shade', x: x0, y: MARGIN.top,
+          width: Math.max(1, x1 - x0), height: ph }, el('svg:title', { text: t('seq.periodShade', { a: fmt(a), b: fmt(a + p - 1) }) })));
+      }
+      if (p0 >= r.from && p0 <= r.to) {
+        marks.append(el('svg:line', { class: 'preperiod-line', testid: 'preperiod-line', x1: xs(p0), x2: xs(p0), y1: MARGIN.top, y2: MARGIN.top + ph },
+          el('svg:title', { text: t('seq.preperiodLine', { n: fmt(p0) }) })));
+      }
+    }
+
+    // the values: a bar from min to max per column, rare ones coloured
+    const bars = el('svg:g', { class: 'bars' });
+    const rareMask = r.rare ? BigInt(r.rare.mask) : null;
+    const isRare = (v) => rareMask !== null && popcount(BigInt(v) & rareMask) % 2 === 1;
+    const cols = r.columns || [];
+    const thin = cols.length ? pw / cols.length : pw;
+    const few = r.values && r.values.length * 3 <= pw;
+    if (few) {
+      r.values.forEach((v, i) => {
+        const n = r.from + i;
+        bars.append(el('svg:circle', { cx: xs(n + 0.5), cy: ys(v), r: Math.min(4, Math.max(1.5, pw / span / 3)), class: isRare(v) ? 'rare' : 'common' }));
+      });
+    } else {
+      for (const c of cols) {
+        const x = xs(c.from);
+        const w = Math.max(1, xs(c.to + 1) - x - (thin > 3 ? 1 : 0));
+        const y1 = ys(c.max);
+        const y0 = ys(c.min);
+        bars.append(el('svg:rect', { x, y: y1 - 1, width: w, height: Math.max(2, y0 - y1 + 2),
+          class: c.rare > 0 && !r.values ? 'rare-col' : 'common' }));
+      }
+      if (r.values && rareMask !== null) {
+        r.values.forEach((v, i) => {
+          if (isRare(v)) bars.append(el('svg:rect', { x: xs(r.from + i) - 1, y: ys(v) - 1.5, width: 3, height: 3, class: 'rare' }));
+        });
+      }
+    }
+    const selection = el('svg:rect', { class: 'selection', x: 0, y: MARGIN.top, width: 0, height: ph, visibility: 'hidden' });
+    svg.append(marks, axes, bars, selection);
+    plotBox.replaceChildren(svg);
+
+    // hover and drag-to-zoom
+    const toN = (clientX) => {
+      const box = svg.getBoundingClientRect();
+      const x = ((clientX - box.left) * W) / box.width;
+      const n = n0 + Math.floor(((x - MARGIN.left) / pw) * span);
+      return Math.min(r.to, Math.max(r.from, n));
+    };
+    const toX = (clientX) => {
+      const box = svg.getBoundingClientRect();
+      return Math.min(MARGIN.left + pw, Math.max(MARGIN.left, ((clientX - box.left) * W) / box.width));
+    };
+    let dragStart = null;
+    svg.addEventListener('pointerdown', (e) => {
+      dragStart = { x: toX(e.clientX), n: toN(e.clientX) };
+      svg.setPointerCapture(e.pointerId);
+    });
+    svg.addEventListener('pointermove', (e) => {
+      const n = toN(e.clientX);
+      hover.textContent = describeAt(r, n, isRare);
+      if (dragStart) {
+        const x = toX(e.clientX);
+        selection.setAttribute('x', Math.min(x, dragStart.x));
+        selection.setAttribute('width', Math.abs(x - dragStart.x));
+        selection.setAttribute('visibility', 'visible');
+      }
+    });
+    svg.addEventListener('pointerup', (e) => {
+      if (!dragStart) return;
+      const start = dragStart;
+      dragStart = null;
+      selection.setAttribute('visibility', 'hidden');
+      if (Math.abs(toX(e.clientX) - start.x) < 4) return;
+      const a = Math.min(start.n, toN(e.clientX));
+      const b = Math.max(start.n, toN(e.clientX));
+      if (b - a < 1) return;
+      from.value = a;
+      to.value = b;
+      run();
+    });
+
+    showInfo(r, id, isRare);
+  }
+
+  function showInfo(r, id, isRare) {
+    const parts = [];
+    const p = r.period;
+    if (p) {
+      const facts = p.period
+        ? t('seq.periodFacts', { pre: fmt(p.preperiod), period: fmt(p.period), saltus: p.saltus })
+        : t('seq.noPeriod', { n: fmt(p.checked_to) });
+      parts.push(el('p', { class: 'period-facts', testid: 'period-facts' }, el('strong', { text: facts + ' ' }),
+        el('span', { class: 'badge ' + (p.proven ? 'proven' : 'observed'), text: p.proven ? t('seq.proven') : t('seq.observed') })));
+      if (p.period && p.saltus) parts.push(el('p', { class: 'explain small', text: t('seq.saltusNote', { s: p.saltus }) }));
+      parts.push(el('p', { class: 'method small' }, el('span', { class: 'muted', text: t('seq.method') + ' ' }), p.method));
+      if (p.block && p.block.length <= 400) {
+        parts.push(el('details', {}, el('summary', { text: t('seq.block', { n: p.block.length }) }),
+          el('p', { class: 'mono small wrap', text: p.block.join(' ') })));
+      }
+    } else {
+      parts.push(el('p', { class: 'muted small', text: t('seq.periodNone') }));
+    }
+    const legend = [el('span', { class: 'swatch common' }), t('seq.legendValues')];
+    if (p && p.period) legend.push(el('span', { class: 'swatch shade' }), t('seq.legendPeriod'), el('span', { class: 'swatch dashed' }), t('seq.legendPreperiod'));
+    if (r.rare) legend.push(el('span', { class: 'swatch rare' }), t('seq.legendRare', { mask: r.rare.mask, count: fmt(r.rare.count) }));
+    parts.unshift(el('p', { class: 'legend small' }, legend));
+    parts.push(el('p', { class: 'small' }, t('seq.maxValue', { v: r.max_value })));
+    if (r.to - r.from + 1 <= DOWNLOADABLE) {
+      const name = r.game.replace(/[^\w.-]+/g, '_');
+      parts.push(el('p', { class: 'downloads' },
+        el('a', { class: 'button', testid: 'download-csv', href: `/api/jobs/${id}/values.csv`, download: `${name}-values.csv`, text: t('seq.csv') }), ' ',
+        el('a', { class: 'button', testid: 'download-bfile', href: `/api/jobs/${id}/b-file.txt`, download: `${name}-b-file.txt`, text: t('seq.bfile') })));
+    }
+    if (r.values && r.values.length <= 2000) {
+      parts.push(el('details', {}, el('summary', { text: t('seq.valuesList') }),
+        el('p', { class: 'mono small wrap', text: r.values.join(' ') })));
+    }
+    void isRare;
+    info.replaceChildren(...parts);
+  }
+
+  if (params.get('game') && params.get('to')) run();
+  return () => stop(true);
+}
+
+function describeAt(r, n, isRare) {
+  if (r.values) {
+    const v = r.values[n - r.from];
+    return `G(${fmt(n)}) = ${v}` + (isRare(v) ? ' · ' + t('seq.rare') : '');
+  }
+  const c = (r.columns || []).find((c) => c.from <= n && n <= c.to);
+  if (!c) return '';
+  return t('seq.columnAt', { a: fmt(c.from), b: fmt(c.to), min: c.min, max: c.max }) + (c.rare ? ' · ' + t('seq.rareCount', { n: c.rare }) : '');
+}
+
+/** Stops polling the running job; cancels it on the server when `cancel`. */
+function stop(cancel) {
+  if (!active) return;
+  clearTimeout(active.timer);
+  if (cancel) api(`/api/jobs/${active.id}`, undefined, 'DELETE').catch(() => {});
+  active = null;
+}
+
+function popcount(x) {
+  let c = 0;
+  while (x) { c += Number(x & 1n); x >>= 1n; }
+  return c;
+}
+
+function fmt(n) {
+  return Number(n).toLocaleString(language() === 'zh' ? 'zh-CN' : 'en-US');
+}
+
+/** About `count` round tick values between lo and hi (integers when `whole`). */
+function ticks(lo, hi, count, whole) {
+  const span = hi - lo;
+  if (span <= 0) return [lo];
+  let step = Math.pow(10, Math.floor(Math.log10(span / count)));
+  for (const m of [1, 2, 5, 10]) {
+    if (span / (step * m) <= count) { step *= m; break; }
+  }
+  if (whole) step = Math.max(1, Math.round(step));
+  const out = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) out.push(v);
+  return out;
+}
