@@ -57,7 +57,12 @@ export function el(tag, attrs = {}, ...children) {
     if (k.startsWith('on') && typeof v === 'function') node.addEventListener(k.slice(2), v);
     else if (k === 'text') node.textContent = v;
     else if (k === 'testid') node.setAttribute('data-testid', v);
-    else if (k === 'style' && typeof v === 'object') Object.assign(node.style, v);
+    else if (k === 'style' && typeof v === 'object') {
+      for (const [name, value] of Object.entries(v)) {
+        if (name.startsWith('--')) node.style.setProperty(name, value);
+        else node.style[name] = value;
+      }
+    }
     else if (k === 'value' || k === 'checked') node[k] = v;
     else node.setAttribute(k, v === true ? '' : String(v));
   }

@@ -11,7 +11,7 @@ export function render(root, params) {
   root.append(
     el('h1', { text: t('boards.title') }),
     el('p', { class: 'lead', text: t('boards.lead') }),
-    el('section', { class: 'card' },
+    el('div', { class: 'two-cards' }, el('section', { class: 'card' },
       el('h2', { text: t('boards.knight') }),
       el('p', { class: 'explain small', text: t('boards.knightAbout') }),
       el('form', { class: 'inline-form', onsubmit: (e) => { e.preventDefault(); knight(); } }, nField,
@@ -22,7 +22,7 @@ export function render(root, params) {
       el('p', { class: 'explain small', text: t('boards.chocoAbout') }),
       el('form', { class: 'inline-form', onsubmit: (e) => { e.preventDefault(); chocolate(); } }, cField,
         el('button', { type: 'submit', class: 'primary', testid: 'choco-show', text: t('boards.show') })),
-      chocoOut),
+      chocoOut)),
   );
 
   const save = () => setParams('boards', { n: n.value.trim(), choco: choco.value.trim() });
@@ -36,7 +36,7 @@ export function render(root, params) {
   async function chocolate() {
     save();
     const size = choco.value.trim().toLowerCase();
-    await heat(chocoOut, `choco:${size}`, (r, c) => ({ sum: `choco ${r + 1}x${c + 1}`, label: `${r + 1}x${c + 1}` }));
+    await heat(chocoOut, `choco:${size}`, (r, c) => ({ sum: `choco ${r + 1}x${c + 1}`, label: `${r + 1}x${c + 1}` }), 1);
   }
 
   knight();
@@ -44,7 +44,7 @@ export function render(root, params) {
 }
 
 /** Fetches a table and draws it: values in coloured cells, a legend, clickable. */
-async function heat(box, game, position) {
+async function heat(box, game, position, base = 0) {
   box.replaceChildren(el('p', { class: 'muted', text: t('common.computing') }));
   let table;
   try {
@@ -58,8 +58,8 @@ async function heat(box, game, position) {
   const cols = table[0] ? table[0].length : 0;
   const cell = cols > 24 ? 'tiny' : cols > 14 ? 'small' : '';
   const grid = el('table', { class: 'heat ' + cell, 'aria-label': t('boards.tableOf', { game }) },
-    el('thead', {}, el('tr', {}, el('th', { text: '' }), (table[0] || []).map((_, c) => el('th', { scope: 'col', text: String(c) })))),
-    el('tbody', {}, table.map((row, r) => el('tr', {}, el('th', { scope: 'row', text: String(r) }), row.map((v, c) => {
+    el('thead', {}, el('tr', {}, el('th', { text: '' }), (table[0] || []).map((_, c) => el('th', { scope: 'col', text: String(c + base) })))),
+    el('tbody', {}, table.map((row, r) => el('tr', {}, el('th', { scope: 'row', text: String(r + base) }), row.map((v, c) => {
       const p = position(r, c);
       return el('td', {}, el('button', {
         type: 'button', class: 'cell' + (v === 0 ? ' zero' : ''), style: colour(v, max),

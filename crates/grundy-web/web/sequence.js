@@ -5,7 +5,7 @@ import { api, el, t, errorBox, field, setParams, language } from './app.js';
 
 const POLL_MS = 250;
 const HEIGHT = 340;
-const MARGIN = { left: 52, right: 14, top: 14, bottom: 40 };
+const MARGIN = { left: 52, right: 28, top: 14, bottom: 40 };
 const DOWNLOADABLE = 20000001;
 
 let active = null; // the running job {id, timer}, cancelled when leaving the page
@@ -151,6 +151,10 @@ export function render(root, params) {
       const p = period.period;
       const k = Math.max(0, Math.ceil((r.from - p0) / p));
       const a = p0 + k * p;
+      const start = Math.max(p0, r.from);
+      if (start <= r.to) {
+        marks.append(el('svg:rect', { class: 'periodic-region', x: xs(start), y: MARGIN.top, width: MARGIN.left + pw - xs(start), height: ph }));
+      }
       if (a <= r.to) {
         const x0 = xs(a);
         const x1 = Math.min(xs(a + p), MARGIN.left + pw);
@@ -166,7 +170,8 @@ export function render(root, params) {
     // the values: a bar from min to max per column, rare ones coloured
     const bars = el('svg:g', { class: 'bars' });
     const rareMask = r.rare ? BigInt(r.rare.mask) : null;
-    const isRare = (v) => rareMask !== null && popcount(BigInt(v) & rareMask) % 2 === 1;
+    // rare values: an even number of 1s under the mask (the server's RareClass::is_rare)
+    const isRare = (v) => rareMask !== null && popcount(BigInt(v) & rareMask) % 2 === 0;
     const cols = r.columns || [];
     const thin = cols.length ? pw / cols.length : pw;
     const few = r.values && r.values.length * 3 <= pw;

@@ -1,0 +1,62 @@
+"""Sequence: a plot of G(n) run as a server job, its period marked, zoom, cancel."""
+from playwright.sync_api import expect
+
+
+def run(page, game, start, end):
+    page.get_by_test_id("seq-game").fill(game)
+    page.get_by_test_id("seq-from").fill(str(start))
+    page.get_by_test_id("seq-to").fill(str(end))
+    page.get_by_test_id("seq-run").click()
+
+
+def test_period_of_0_07_is_marked(page, shot):
+    page.goto(page.base + "#/sequence")
+    run(page, "0.07", 0, 1000)
+    expect(page.get_by_test_id("seq-done")).to_be_visible()
+    expect(page.get_by_test_id("preperiod-line")).to_have_count(1)
+    expect(page.get_by_test_id("period-shade")).to_have_count(1)
+    facts = page.get_by_test_id("period-facts")
+    expect(facts).to_contain_text("Preperiod 53, period 34")
+    expect(facts).to_contain_text("proven")
+    expect(page.get_by_test_id("download-csv")).to_have_attribute("href", __import__("re").compile(r"/api/jobs/\d+/values\.csv"))
+    shot(page, "sequence-0.07")
+
+    # drag across the plot to zoom in, then reset
+    svg = page.locator(".seq-svg")
+    box = svg.bounding_box()
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + box["width"] * 0.1, y)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * 0.25, y, steps=5)
+    page.mouse.up()
+    expect(page.get_by_test_id("zoom-reset")).to_be_enabled()
+    start = int(page.get_by_test_id("seq-from").input_value())
+    end = int(page.get_by_test_id("seq-to").input_value())
+    assert 50 <= start < end <= 300, (start, end)
+    expect(page.get_by_test_id("seq-done")).to_contain_text(f"{end - start + 1:,} heaps")
+    shot(page, "sequence-zoomed")
+    page.get_by_test_id("zoom-reset").click()
+    expect(page.get_by_test_id("seq-to")).to_have_value("1000")
+
+
+def test_ten_million_heaps_draw_as_columns(page, shot):
+    page.goto(page.base + "#/sequence")
+    run(page, "0.07", 0, 10_000_000)
+    expect(page.get_by_test_id("seq-done")).to_be_visible(timeout=120_000)
+    bars = page.locator(".seq-svg .bars rect").count()
+    assert 100 <= bars <= 4000, bars
+    expect(page.get_by_test_id("preperiod-line")).to_have_count(1)
+    shot(page, "sequence-10M")
+
+
+def test_rare_values_and_cancel(page, shot):
+    # Grundy's game: 1,274 rare values (mask 254) below 10^5
+    page.goto(page.base + "#/sequence?game=grundy&from=0&to=99999")
+    expect(page.get_by_test_id("seq-done")).to_be_visible(timeout=60_000)
+    expect(page.locator(".legend")).to_contain_text("rare values")
+    expect(page.locator(".seq-svg .rare").first).to_be_attached()
+    shot(page, "sequence-rare")
+    run(page, "grundy", 0, 50_000_000)
+    expect(page.get_by_test_id("progress")).to_be_visible()
+    page.get_by_test_id("seq-cancel").click()
+    expect(page.get_by_test_id("seq-cancelled")).to_be_visible(timeout=30_000)
