@@ -33,7 +33,7 @@ def test_win_nim_with_hints(page, shot):
         green.first.click()
         entries += 2
         wait_for_my_turn(page, entries)
-    expect(page.get_by_test_id("game-over")).to_have_text("You win!Play again")
+    expect(page.get_by_test_id("game-over")).to_contain_text("You win!")
     assert page.locator(".tl.mistake").count() == 0
     shot(page, "play-nim-won")
 
@@ -98,3 +98,39 @@ def test_phone_screen(browser, server, shot):
     # nothing is wider than the screen
     assert pg.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()
+
+
+def test_a_loopy_game_ends_in_a_draw_by_repetition(page, shot):
+    # a two-cycle with no exit: every move keeps the draw
+    page.goto(page.base + "#/owngame")
+    page.get_by_test_id("own-name").fill("cycle.txt")
+    page.get_by_test_id("own-text").fill("a b\nb a\n")
+    page.get_by_test_id("own-position").fill("a")
+    page.get_by_test_id("own-save").click()
+    expect(page.get_by_test_id("own-ok")).to_contain_text("Draw")
+    page.goto(page.base + "#/play?sum=dag:cycle.txt%20a")
+    expect(page.get_by_test_id("status")).to_contain_text("keeps the draw")
+    for _ in range(6):
+        if page.get_by_test_id("game-over").count():
+            break
+        before = page.get_by_test_id("timeline-entry").count()
+        page.locator("[data-testid=dag-target].draw").click()
+        page.wait_for_function(
+            "(n) => document.querySelector('[data-testid=game-over]') || "
+            "(document.querySelectorAll('[data-testid=timeline-entry]').length >= n + 2 && "
+            "document.querySelector('[data-testid=dag-target]'))", arg=before)
+    expect(page.get_by_test_id("game-over")).to_contain_text("draw")
+    shot(page, "play-draw")
+
+
+def test_misere_nim_with_hints_off(page):
+    page.goto(page.base + "#/play?sum=nim%201%201%201&misere=1&hints=0")
+    expect(page.get_by_test_id("play-misere")).to_be_checked()
+    expect(page.get_by_test_id("play-hints")).not_to_be_checked()
+    expect(page.locator("[data-testid=play-move][data-outcome]")).to_have_count(0)
+    # misère 1 1 1: whatever I do, the computer leaves me the last heap, which I must take
+    page.get_by_test_id("play-move").first.click()
+    expect(page.get_by_test_id("computer-move")).to_be_visible()
+    expect(page.get_by_test_id("play-move")).to_have_count(1)
+    page.get_by_test_id("play-move").click()
+    expect(page.get_by_test_id("game-over")).to_contain_text("The computer wins")

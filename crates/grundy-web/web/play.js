@@ -120,6 +120,7 @@ const other = (who) => (who === 'you' ? 'computer' : 'you');
 async function advance() {
   const g = game;
   const cur = last(g.entries);
+  if (!cur.info && !cur.sum) cur.info = { moves: [], truncated: false, winner: 'second', nim_sum: g.misere ? undefined : 0 };
   if (!cur.info && cur.sum) {
     try {
       cur.info = await api('/api/moves', { sum: cur.sum, misere: g.misere });
@@ -246,7 +247,7 @@ function draw() {
     const who = result(g);
     const text = who === 'you' ? t('play.youWin') : who === 'computer' ? t('play.computerWins') : t('play.drawn');
     parts.push(el('div', { class: 'announce ' + who, role: 'status', testid: 'game-over' }, text,
-      el('button', { type: 'button', class: 'button', text: t('play.again'), onclick: () => document.querySelector('[data-testid=play-start]').click() })));
+      el('button', { type: 'button', class: 'button again', testid: 'play-again', text: t('play.again'), onclick: () => document.querySelector('[data-testid=play-start]').click() })));
   } else if (cur.turn === 'computer') {
     parts.push(el('p', { class: 'status thinking', testid: 'status' }, t('play.thinking')));
   } else {
@@ -303,7 +304,7 @@ function timeline(g) {
     const after = e.info
       ? (g.misere || e.info.nim_sum === undefined ? t('play.tlWinner.' + e.info.winner) : '⊕ ' + showValue(e.info.nim_sum))
       : '…';
-    const what = k === 0 ? t('play.tlStart') : `${e.who === 'you' ? t('play.you') : t('play.computer')}: ${moveWhat(e.move, e.game)}`;
+    const what = k === 0 ? t('play.tlStart') : `${e.who === 'you' ? t('play.you') : t('play.computer')}: [${e.move.component + 1}] ${moveWhat(e.move, e.game)}`;
     const cls = 'tl ' + (e.who || 'start') + (e.mistake ? ' mistake' : '') + (e.who === 'you' && !e.mistake && e.outcome ? ' good' : '');
     return el('li', { class: cls, testid: 'timeline-entry', title: e.mistake ? t('play.mistake') : '' },
       el('span', { class: 'tl-move', text: `${k}. ${what}` }), el('span', { class: 'tl-after', text: after }));
@@ -449,13 +450,29 @@ function chocolate(c, moves, act, hints) {
   }
   const button = (m, cls, label, style) => el('button', { type: 'button', class: `${cls} ${outcomeClass(m, hints)}`, testid: 'choco-line',
     'aria-label': label, title: label, disabled: !act(m), onclick: act(m), style });
+  // A line is one button on its first segment and click-through segments
+  // between the other squares, so that crossing lines never cover each other.
+  const line = (m, cls, label, cells) => {
+    const id = cls + cells[0].join('-');
+    const hot = (on) => grid.querySelectorAll(`[data-line="${id}"]`).forEach((x) => x.classList.toggle('hot', on));
+    cells.forEach(([row, col], k) => {
+      const part = k === 0 ? button(m, cls, label, { gridRow: row, gridColumn: col })
+        : el('span', { class: `${cls} ${outcomeClass(m, hints)} seg`, 'aria-hidden': 'true', title: label, onclick: act(m), style: { gridRow: row, gridColumn: col } });
+      part.dataset.line = id;
+      if (act(m)) {
+        part.addEventListener('mouseenter', () => hot(true));
+        part.addEventListener('mouseleave', () => hot(false));
+      }
+      grid.append(part);
+    });
+  };
   for (let i = 1; i < R; i++) {
-    grid.append(button(find([piece(i, C), piece(R - i, C)]), 'hline', t('play.breakRow', { a: i, b: R - i }),
-      { gridRow: 2 * i, gridColumn: `1 / ${2 * C}` }));
+    line(find([piece(i, C), piece(R - i, C)]), 'hline', t('play.breakRow', { a: i, b: R - i }),
+      Array.from({ length: C }, (_, j) => [2 * i, 2 * j + 1]));
   }
   for (let j = 1; j < C; j++) {
-    grid.append(button(find([piece(R, j), piece(R, C - j)]), 'vline', t('play.breakCol', { a: j, b: C - j }),
-      { gridColumn: 2 * j, gridRow: `1 / ${2 * R}` }));
+    line(find([piece(R, j), piece(R, C - j)]), 'vline', t('play.breakCol', { a: j, b: C - j }),
+      Array.from({ length: R }, (_, i) => [2 * i + 1, 2 * j]));
   }
   grid.append(button(find([piece(R - 1, C)]), 'eat eat-row', t('play.eatRow'), { gridRow: 2 * R + 1, gridColumn: `1 / ${2 * C}` }));
   grid.append(button(find([piece(R, C - 1)]), 'eat eat-col', t('play.eatCol'), { gridColumn: 2 * C + 1, gridRow: `1 / ${2 * R}` }));

@@ -123,7 +123,7 @@ export function render(root, params) {
     const span = r.to - r.from + 1;
     const maxV = Math.max(1, Number(r.max_value) || 1);
     const xs = (n) => MARGIN.left + ((n - n0) / span) * pw;
-    const ys = (v) => MARGIN.top + ph - (v / maxV) * ph;
+    const ys = (v) => MARGIN.top + ph - (v / maxV) * (ph - 6);
     const svg = el('svg:svg', { viewBox: `0 0 ${W} ${H}`, width: '100%', class: 'seq-svg', role: 'img',
       'aria-label': t('seq.plotLabel', { game: r.game, from: fmt(r.from), to: fmt(r.to) }) });
 
@@ -137,7 +137,7 @@ export function render(root, params) {
     }
     for (const n of ticks(r.from, r.to, Math.max(3, Math.floor(pw / 110)), true)) {
       axes.append(el('svg:line', { x1: xs(n + 0.5), x2: xs(n + 0.5), y1: MARGIN.top + ph, y2: MARGIN.top + ph + 5 }),
-        el('svg:text', { x: xs(n + 0.5), y: MARGIN.top + ph + 18, 'text-anchor': 'middle', text: fmt(n) }));
+        el('svg:text', { x: xs(n + 0.5), y: MARGIN.top + ph + 18, 'text-anchor': xs(n + 0.5) > W - 50 ? 'end' : 'middle', text: fmt(n) }));
     }
     axes.append(el('svg:text', { x: MARGIN.left + pw / 2, y: H - 4, 'text-anchor': 'middle', class: 'axis-title', text: 'n' }),
       el('svg:text', { x: 12, y: MARGIN.top + ph / 2, 'text-anchor': 'middle', class: 'axis-title',
