@@ -56,6 +56,7 @@ def shot():
     SHOTS.mkdir(exist_ok=True)
 
     def take(pg, name):
+        pg.evaluate("window.scrollTo(0, 0)")  # the sticky bar stays at the top of the picture
         pg.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
     return take

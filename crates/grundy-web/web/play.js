@@ -3,7 +3,7 @@
 // that shows where a winning position was given away.
 import {
   api, el, t, errorBox, checkbox, setParams, parseSum, moveText, moveWhat, showValue,
-  loadFiles, link,
+  loadFiles, link, gamesHelp,
 } from './app.js';
 
 const REPLY_DELAY_MS = 700;
@@ -57,6 +57,7 @@ export function render(root, params) {
           : link('owngame', {}, t('play.preset.ownMissing'), { class: 'chip' })),
       el('div', { class: 'row small wrap' },
         el('label', { class: 'check', for: 'play-first' }, t('play.first') + ' ', first), misereLabel, hintsLabel)),
+    gamesHelp((example) => { sum.value = example; start(); }),
     board,
   );
   view = { board, hints, misere, first, sum };
@@ -253,7 +254,7 @@ function draw() {
   } else {
     let hint = '';
     if (hints && cur.info) {
-      const ns = cur.info.nim_sum !== undefined ? t('play.nimsumIs', { x: showValue(cur.info.nim_sum) }) + ' ' : '';
+      const ns = typeof cur.info.nim_sum === 'number' || /^\d+$/.test(cur.info.nim_sum || '') ? t('play.nimsumIs', { x: showValue(cur.info.nim_sum) }) + ' ' : '';
       hint = ns + (cur.info.winner === 'first' ? t('play.hintWinning') : cur.info.winner === 'second' ? t('play.hintLosing') : t('play.hintDraw'));
     }
     parts.push(el('p', { class: 'status', testid: 'status' }, el('strong', { text: t('play.yourTurn') }), hint ? ' ' + hint : ''));
@@ -302,7 +303,7 @@ function draw() {
 function timeline(g) {
   const items = g.entries.map((e, k) => {
     const after = e.info
-      ? (g.misere || e.info.nim_sum === undefined ? t('play.tlWinner.' + e.info.winner) : '⊕ ' + showValue(e.info.nim_sum))
+      ? (g.misere || typeof e.info.nim_sum !== 'number' ? t('play.tlWinner.' + e.info.winner) : '⊕ ' + showValue(e.info.nim_sum))
       : '…';
     const what = k === 0 ? t('play.tlStart') : `${e.who === 'you' ? t('play.you') : t('play.computer')}: [${e.move.component + 1}] ${moveWhat(e.move, e.game)}`;
     const cls = 'tl ' + (e.who || 'start') + (e.mistake ? ' mistake' : '') + (e.who === 'you' && !e.mistake && e.outcome ? ' good' : '');

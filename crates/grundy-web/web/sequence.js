@@ -31,7 +31,7 @@ export function render(root, params) {
     el('form', { class: 'inline-form', onsubmit: (e) => { e.preventDefault(); home = null; run(); } },
       gameField, fromField, toField,
       el('button', { type: 'submit', class: 'primary', testid: 'seq-run', text: t('seq.run') })),
-    el('div', { class: 'examples' }, el('span', { class: 'muted', text: t('explain.examples') + ' ' }),
+    el('div', { class: 'examples' }, el('span', { class: 'muted', text: t('common.examples') + ' ' }),
       examples.map(([g, a, b]) => el('button', {
         type: 'button', class: 'chip', text: `${g} ${t('seq.upTo')} ${fmt(b)}`,
         onclick: () => { game.value = g; from.value = a; to.value = b; home = null; run(); },
@@ -250,7 +250,7 @@ export function render(root, params) {
         ? t('seq.periodFacts', { pre: fmt(p.preperiod), period: fmt(p.period), saltus: p.saltus })
         : t('seq.noPeriod', { n: fmt(p.checked_to) });
       parts.push(el('p', { class: 'period-facts', testid: 'period-facts' }, el('strong', { text: facts + ' ' }),
-        el('span', { class: 'badge ' + (p.proven ? 'proven' : 'observed'), text: p.proven ? t('seq.proven') : t('seq.observed') })));
+        p.period ? el('span', { class: 'badge ' + (p.proven ? 'proven' : 'observed'), text: p.proven ? t('seq.proven') : t('seq.observed') }) : null));
       if (p.period && p.saltus) parts.push(el('p', { class: 'explain small', text: t('seq.saltusNote', { s: p.saltus }) }));
       parts.push(el('p', { class: 'method small' }, el('span', { class: 'muted', text: t('seq.method') + ' ' }), p.method));
       if (p.block && p.block.length <= 400) {

@@ -19,6 +19,7 @@ export default {
   'common.grundy': 'Grundy value',
   'common.misere': 'Misère play (the last mover loses)',
   'common.computing': 'Computing…',
+  'common.examples': 'Examples:',
   'common.loading': 'Loading…',
 
   'error.title': 'Error:',

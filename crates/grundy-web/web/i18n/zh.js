@@ -16,6 +16,7 @@ export default {
   'common.grundy': 'Grundy 值',
   'common.misere': 'Misère 规则（走最后一步者输）',
   'common.computing': '计算中……',
+  'common.examples': '示例：',
   'common.loading': '加载中……',
 
   'error.title': '出错：',
