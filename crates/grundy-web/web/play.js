@@ -137,7 +137,7 @@ async function advance() {
   if (!cur.over && repeated(g)) cur.draw = true;
   g.error = null;
   draw();
-  if (!cur.over && !cur.draw && cur.turn === 'computer' && !g.timer && view) {
+  if (!cur.over && !cur.draw && cur.turn === 'computer' && !g.timer && !g.busy && view) {
     g.busy = true;
     g.timer = setTimeout(() => computerMove(g), REPLY_DELAY_MS);
   }
@@ -306,7 +306,7 @@ function timeline(g) {
       ? (g.misere || typeof e.info.nim_sum !== 'number' ? t('play.tlWinner.' + e.info.winner) : '⊕ ' + showValue(e.info.nim_sum))
       : '…';
     const what = k === 0 ? t('play.tlStart') : `${e.who === 'you' ? t('play.you') : t('play.computer')}: [${e.move.component + 1}] ${moveWhat(e.move, e.game)}`;
-    const cls = 'tl ' + (e.who || 'start') + (e.mistake ? ' mistake' : '') + (e.who === 'you' && !e.mistake && e.outcome ? ' good' : '');
+    const cls = 'tl ' + (e.who || 'start') + (e.mistake ? ' mistake' : '') + (e.who === 'you' && !e.mistake && e.outcome === 'win' ? ' good' : '');
     return el('li', { class: cls, testid: 'timeline-entry', title: e.mistake ? t('play.mistake') : '' },
       el('span', { class: 'tl-move', text: `${k}. ${what}` }), el('span', { class: 'tl-after', text: after }));
   });

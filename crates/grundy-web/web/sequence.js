@@ -252,7 +252,7 @@ export function render(root, params) {
       parts.push(el('p', { class: 'period-facts', testid: 'period-facts' }, el('strong', { text: facts + ' ' }),
         p.period ? el('span', { class: 'badge ' + (p.proven ? 'proven' : 'observed'), text: p.proven ? t('seq.proven') : t('seq.observed') }) : null));
       if (p.period && p.saltus) parts.push(el('p', { class: 'explain small', text: t('seq.saltusNote', { s: p.saltus }) }));
-      parts.push(el('p', { class: 'method small' }, el('span', { class: 'muted', text: t('seq.method') + ' ' }), p.method));
+      parts.push(el('p', { class: 'method small' }, el('span', { class: 'muted', text: t('seq.method') + ' ' }), t('seq.methodText', { text: p.method })));
       if (p.block && p.block.length <= 400) {
         parts.push(el('details', {}, el('summary', { text: t('seq.block', { n: p.block.length }) }),
           el('p', { class: 'mono small wrap', text: p.block.join(' ') })));

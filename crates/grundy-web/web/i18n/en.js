@@ -127,6 +127,7 @@ export default {
   'seq.observed': 'observed, not proven',
   'seq.saltusNote': 'Arithmetic periodicity: after the preperiod, G(n + p) = G(n) + {s}.',
   'seq.method': 'How it is known:',
+  'seq.methodText': ({ text }) => text, // the server's words
   'seq.block': 'The periodic block ({n} values)',
   'seq.periodNone': 'No period information for this game (not a heap game, or no period test applies).',
   'seq.legendValues': 'values (min–max per column)',

@@ -1,4 +1,28 @@
 // 游乐场的中文字符串。界面上的每一句话都在这里；{name} 由 t(key, {name: ...}) 填入。
+
+// 服务器用英文写出周期的依据；已知的句式在这里译成中文，其余原样显示。
+const METHODS = [
+  [/^proven by the Guy-Smith periodicity theorem: G\(n \+ (\d+)\) = G\(n\) checked for (\d+) <= n < (\d+), with values to n = (\d+)$/,
+    '由 Guy–Smith 周期定理证明：已对 $2 ≤ n < $3 验证 G(n + $1) = G(n)，计算到 n = $4'],
+  [/^proven: a window of (\d+) consecutive values \(the largest move\) repeats, and each value depends only on the \d+ before it; values checked to n = (\d+)$/,
+    '已证明：连续 $1 个值（一步最多取的数目）构成的窗口重复出现，而每个值只取决于它前面的 $1 个值；已验证到 n = $2'],
+  [/^observed period, not proven \(no periodicity theorem applies(?: to this game)?\); values to n = (\d+)$/,
+    '观察到周期，但未证明（没有适用于这个游戏的周期定理）；计算到 n = $1'],
+  [/^observed period, not proven \(too few values for the theorem\); values to n = (\d+)$/,
+    '观察到周期，但未证明（值还不够多，无法应用定理）；计算到 n = $1'],
+  [/^no period found up to n = (\d+)$/, '在 n = $1 以内没有找到周期'],
+  [/^closed form: a heap of n has value n \(Bouton 1901\), arithmetic-periodic with saltus 1$/,
+    '闭式：n 个石子的一堆的值就是 n（Bouton 1901），即跃度为 1 的算术周期'],
+  [/^closed form for subtraction of powers \(proven\)$/, '取幂次游戏的闭式（已证明）'],
+];
+
+function method({ text }) {
+  for (const [pattern, chinese] of METHODS) {
+    if (pattern.test(text)) return text.replace(pattern, chinese);
+  }
+  return text;
+}
+
 export default {
   brand: 'grundy',
   'lang.other': 'English',
@@ -141,6 +165,7 @@ export default {
   'seq.observed': '仅观察到，未证明',
   'seq.saltusNote': '算术周期：前周期之后 G(n + p) = G(n) + {s}。',
   'seq.method': '依据：',
+  'seq.methodText': method,
   'seq.block': '周期块（{n} 个值）',
   'seq.periodNone': '这个游戏没有周期信息（不是取子游戏，或没有适用的周期判定）。',
   'seq.legendValues': '值（每列的最小到最大）',
