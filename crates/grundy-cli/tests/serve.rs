@@ -88,6 +88,32 @@ impl Server {
         assert!(!message.contains('\n'), "one line: {message:?}");
     }
 
+    /// Polls job `id` until it is neither running nor cancelling.
+    fn wait_for_job(&self, id: &str) -> Json {
+        loop {
+            let (_, text) = self.request("GET", &format!("/api/jobs/{id}"), "");
+            let status: Json = serde_json::from_str(&text).unwrap();
+            if status["state"] != "running" && status["state"] != "cancelling" {
+                return status;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Whether a small request is answered within about ten seconds (the
+    /// server may be busy finishing stopped work: then 503 meanwhile).
+    fn comes_back(&self) -> bool {
+        for _ in 0..100 {
+            let (status, text) = self.request("POST", "/api/value", r#"{"sum": "nim 1 2"}"#);
+            if status == 200 {
+                return true;
+            }
+            assert_eq!(status, 503, "{text}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        false
+    }
+
     fn games(&self) -> Json {
         let (status, text) = self.request("GET", "/api/games", "");
         assert_eq!(status, 200, "{text}");
@@ -292,14 +318,7 @@ fn long_runs_report_progress_and_can_be_cancelled() {
         json!({"kind": "seq", "game": "0.137", "from": 0, "to": 200000, "columns": 50}),
     );
     let id = started["id"].as_str().unwrap().to_string();
-    let status = loop {
-        let (_, text) = server.request("GET", &format!("/api/jobs/{id}"), "");
-        let status: Json = serde_json::from_str(&text).unwrap();
-        if status["state"] != "running" {
-            break status;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let status = server.wait_for_job(&id);
     assert_eq!(status["state"], "done", "{status}");
     let result = &status["result"];
     assert_eq!(result["columns"].as_array().unwrap().len(), 50);
@@ -334,15 +353,7 @@ fn long_runs_report_progress_and_can_be_cancelled() {
     std::thread::sleep(Duration::from_millis(300));
     let (status, _) = server.request("DELETE", &format!("/api/jobs/{id}"), "");
     assert_eq!(status, 200);
-    let state = loop {
-        let (_, text) = server.request("GET", &format!("/api/jobs/{id}"), "");
-        let status: Json = serde_json::from_str(&text).unwrap();
-        if status["state"] != "running" && status["state"] != "cancelling" {
-            break status["state"].clone();
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    assert_eq!(state, "cancelled");
+    assert_eq!(server.wait_for_job(&id)["state"], "cancelled");
     server.refused(
         "/api/jobs",
         r#"{"kind": "seq", "game": "0.6", "to": 1000000000000}"#,
@@ -370,17 +381,7 @@ fn budgets_end_in_a_clear_error_and_the_server_goes_on() {
     );
     // The one slot is held by the stopped computation until it stops; then
     // the server answers again.
-    let mut answered = false;
-    for _ in 0..100 {
-        let (status, _) = server.request("POST", "/api/value", r#"{"sum": "nim 1 2"}"#);
-        if status == 200 {
-            answered = true;
-            break;
-        }
-        assert_eq!(status, 503);
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    assert!(answered, "the server came back after the budget");
+    assert!(server.comes_back(), "the server came back after the budget");
     // One slot: a long run holds it, and other work is told the server is busy.
     let started = server.post(
         "/api/jobs",
@@ -545,16 +546,7 @@ fn a_few_hundred_random_bad_requests_leave_the_server_serving() {
         let mut stream = TcpStream::connect(&server.address).unwrap();
         let _ = stream.write_all(raw);
     }
-    let mut answered = false;
-    for _ in 0..50 {
-        let (status, _) = server.request("POST", "/api/value", r#"{"sum": "nim 1 2"}"#);
-        if status == 200 {
-            answered = true;
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    assert!(answered, "the server still serves");
+    assert!(server.comes_back(), "the server still serves");
     assert!(server.games()["games"].is_array());
 }
 

@@ -91,6 +91,18 @@ fn parse_sum(server: &Server, text: &str, files: &Files, budget: &Budget) -> Res
     Ok(sum)
 }
 
+/// The family a request names, stopping when its budget runs out.
+fn parse_family(
+    game: &str,
+    settings: grundy::family::Settings,
+    files: &Files,
+    budget: &Budget,
+) -> Result<Box<dyn grundy::family::Family>, ApiError> {
+    let mut family = spec::parse_game_from(game, settings, &Sources::Given(files))?;
+    family.configure_long_run(budget.long_run());
+    Ok(family)
+}
+
 async fn games() -> Json<JsonValue> {
     Json(json::games_object())
 }
@@ -143,12 +155,8 @@ async fn explain(State(server): State<Arc<Server>>, body: Body) -> Answer {
     let worker = server.clone();
     server
         .run(move |budget| {
-            let mut family = spec::parse_game_from(
-                &request.game,
-                worker.settings(),
-                &Sources::Given(&request.files),
-            )?;
-            family.configure_long_run(budget.long_run());
+            let mut family =
+                parse_family(&request.game, worker.settings(), &request.files, budget)?;
             let position = family.parse(&request.position)?;
             Ok(Json(json::explain_object(family.as_mut(), &position)?))
         })
@@ -361,9 +369,7 @@ async fn seq(State(server): State<Arc<Server>>, body: Body) -> Answer {
         .run(move |budget| {
             let mut settings = worker.settings();
             settings.max_states = settings.max_states.max(to as usize + 1);
-            let mut family =
-                spec::parse_game_from(&request.game, settings, &Sources::Given(&request.files))?;
-            family.configure_long_run(budget.long_run());
+            let mut family = parse_family(&request.game, settings, &request.files, budget)?;
             let mut values = Vec::with_capacity((to - from + 1) as usize);
             family.sequence(from, to, &mut |_, v| {
                 values.push(v);
@@ -413,9 +419,7 @@ async fn period(State(server): State<Arc<Server>>, body: Body) -> Answer {
         .run(move |budget| {
             let mut settings = worker.settings();
             settings.max_states = settings.max_states.max(max.saturating_add(1) as usize);
-            let mut family =
-                spec::parse_game_from(&request.game, settings, &Sources::Given(&request.files))?;
-            family.configure_long_run(budget.long_run());
+            let mut family = parse_family(&request.game, settings, &request.files, budget)?;
             let report = family.period(max)?;
             Ok(Json(json::period_object(family.as_ref(), &report)))
         })
@@ -435,12 +439,8 @@ async fn table(State(server): State<Arc<Server>>, body: Body) -> Answer {
     let worker = server.clone();
     server
         .run(move |budget| {
-            let mut family = spec::parse_game_from(
-                &request.game,
-                worker.settings(),
-                &Sources::Given(&request.files),
-            )?;
-            family.configure_long_run(budget.long_run());
+            let mut family =
+                parse_family(&request.game, worker.settings(), &request.files, budget)?;
             Ok(Json(json::table_object(&family.table()?)))
         })
         .await
