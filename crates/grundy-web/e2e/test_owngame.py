@@ -23,6 +23,7 @@ def test_pasted_script_is_used_everywhere(page, shot):
     # 0 1 0 1 2 repeating: G(7) = G(2) = 0
     expect(page.get_by_test_id("own-value")).to_have_text("Grundy value 0")
     expect(page.get_by_test_id("own-saved")).to_contain_text("script:mygame.rhai")
+    expect(page.get_by_test_id("own-output")).not_to_contain_text("null")
     shot(page, "owngame")
 
     # the file travels with every request: Analyse
@@ -54,3 +55,11 @@ def test_example_script_and_graph(page, shot):
     shot(page, "play-dag")
     page.locator("[data-testid=dag-target].win").click()
     expect(page.get_by_test_id("game-over")).to_contain_text("You win!")
+
+
+def test_a_broken_script_is_a_clear_error(page):
+    page.goto(page.base + "#/owngame")
+    page.get_by_test_id("own-name").fill("broken.rhai")
+    page.get_by_test_id("own-text").fill("fn moves(n) { [n - 1 }")
+    page.get_by_test_id("own-save").click()
+    expect(page.get_by_test_id("error")).to_contain_text("broken.rhai")

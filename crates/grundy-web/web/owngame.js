@@ -72,7 +72,7 @@ export function render(root) {
     try {
       const r = await api('/api/value', { sum, misere: false, max_moves: 20 });
       const c = r.components[0];
-      output.replaceChildren(
+      output.replaceChildren(el('div', {},
         el('p', { class: 'ok', testid: 'own-ok' }, t('own.works', { sum }), ' ',
           el('strong', { testid: 'own-value', text: t('own.valueIs', { g: showValue(c.grundy) }) }), ' · ', winnerText(r.winner, false)),
         r.winning_moves.length ? el('ul', { class: 'moves' }, r.winning_moves.map((m) => el('li', { class: 'mono small', text: moveText(m, c.game) }))) : null,
@@ -80,7 +80,7 @@ export function render(root) {
           link('analyse', { sum }, t('nav.analyse'), { class: 'button', testid: 'own-analyse' }), ' ',
           link('play', { sum }, t('nav.play'), { class: 'button', testid: 'own-play' }), ' ',
           link('explain', { game: spec(fileName), position: pos }, t('nav.explain'), { class: 'button' }), ' ',
-          fileName.endsWith('.rhai') ? link('sequence', { game: spec(fileName), from: 0, to: 100 }, t('nav.sequence'), { class: 'button' }) : null));
+          fileName.endsWith('.rhai') ? link('sequence', { game: spec(fileName), from: 0, to: 100 }, t('nav.sequence'), { class: 'button' }) : null)));
     } catch (e) {
       output.replaceChildren(errorBox(e));
     }
