@@ -63,3 +63,8 @@ def test_explain_a_split(page):
     tree = page.get_by_test_id("explain-tree")
     tree.locator("summary", has_text="4 -> 1 + 1").click()
     expect(tree).to_contain_text("1 ⊕ 1 = 0")
+
+
+def test_explain_treblecross_leaves_out_win_options(page):
+    page.goto(page.base + "#/explain?game=treblecross&position=..X......")
+    expect(page.get_by_test_id("mex-text")).to_contain_text("the other options have values {0, 1}, so mex = 2")

@@ -91,7 +91,8 @@ export function render(root, params) {
       if (r.components.some((c) => c.genus)) parts.push(el('p', { class: 'explain small', text: t('misere.genusNotation') }));
     } else {
       const values = r.components.map((c) => bigValue(c.grundy));
-      if (values.every((v) => v !== null) && values.length > 0 && values.length <= 40) {
+      const narrow = values.every((v) => v !== null && v < (1n << 64n));
+      if (narrow && values.length > 0 && values.length <= 40) {
         parts.push(el('h2', { text: t('analyse.nimsum') }));
         parts.push(nimSumWork(r.components.map((c, i) => ({ label: `[${i + 1}] ${c.game} ${c.position}`, value: values[i] }))));
       } else if (r.nim_sum !== undefined) {

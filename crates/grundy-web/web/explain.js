@@ -133,6 +133,11 @@ function explanation(r, depth) {
   if (r.mex !== undefined && r.mex !== null) {
     out.push(el('p', { class: 'mex', testid: 'mex-text', text: t('explain.mexSentence', { set: '{' + numbers.join(', ') + '}', mex: r.mex }) }));
     out.push(el('p', { class: 'explain small', text: r.mex === 0 ? t('explain.isZero') : t('explain.isNonZero', { mex: r.mex }) }));
+  } else if (r.grundy === 'win') {
+    out.push(el('p', { class: 'mex', testid: 'mex-text', text: t('explain.winPosition') }));
+  } else if (typeof r.grundy === 'number') {
+    // Treblecross: options of value "win" are left out (they hand the opponent three in a row)
+    out.push(el('p', { class: 'mex', testid: 'mex-text', text: t('explain.mexSkipping', { set: '{' + numbers.join(', ') + '}', mex: r.grundy }) }));
   } else {
     out.push(el('p', { class: 'mex', testid: 'mex-text', text: t('explain.loopy', { g: showValue(r.grundy) }) }));
   }

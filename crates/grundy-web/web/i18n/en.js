@@ -97,6 +97,8 @@ export default {
   'explain.mexSentence': 'The options have values {set}, so mex = {mex}.',
   'explain.isZero': 'Value 0: every move leads to a position of non-zero value, from which the opponent can win. The player to move loses.',
   'explain.isNonZero': 'Value {mex}: there are options of value 0 (in green), and moving to one of them wins.',
+  'explain.winPosition': 'Value win: the player to move can complete three in a row at once, and so wins whatever else is in the sum.',
+  'explain.mexSkipping': 'Options of value win hand the opponent an immediate three in a row, so they are never worth playing; the other options have values {set}, so mex = {mex}.',
   'explain.loopy': 'This position is on a cycle: its value {g} is a loopy (generalised) value, not a mex.',
   'explain.split': 'This move leaves several heaps, {parts}: a sum of games, whose value is the nim-sum (XOR) of the parts\u2019 values.',
   'explain.deeper': '(deep enough: explain this position on its own to go further)',

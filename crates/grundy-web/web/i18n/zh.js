@@ -135,6 +135,8 @@ export default {
   'explain.mexSentence': '后继局面的值为 {set}，所以 mex = {mex}。',
   'explain.isZero': '值为 0：每一步都会走到值不为 0 的局面，对手从那里可以获胜。轮到走棋的一方必败。',
   'explain.isNonZero': '值为 {mex}：存在值为 0 的后继局面（绿色），走到那里就能获胜。',
+  'explain.winPosition': '值为 win：轮到走棋的一方可以立即连成三个，因此无论游戏和中还有什么，都直接获胜。',
+  'explain.mexSkipping': '值为 win 的后继局面会让对手立即连成三个，所以永远不值得走；其余后继局面的值为 {set}，所以 mex = {mex}。',
   'explain.loopy': '这个局面在一个环上：它的值 {g} 是循环游戏的广义 Grundy 值，不是 mex。',
   'explain.split': '这一步留下了几堆：{parts}。这是一个游戏和，它的值是各部分的值的尼姆和（异或）。',
   'explain.deeper': '（已经够深了：单独讲解这个局面可以继续）',
