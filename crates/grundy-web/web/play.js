@@ -16,13 +16,13 @@ let view = null; // the elements of the rendered page
 
 export function render(root, params) {
   const presets = [
-    ['Nim 3 5 7', 'nim 3 5 7'],
+    [t('play.preset.nim'), 'nim 3 5 7'],
     [t('play.preset.kayles'), 'kayles 4 7'],
-    [t('play.preset.dawson'), 'dawson 9'],
+    [t('play.preset.dawson'), 'dawson 10'],
     [t('play.preset.grundy'), 'grundy 9'],
-    ['knight:8', 'knight:8 7,7 5,6'],
+    [t('play.preset.knight'), 'knight:8 7,7 5,6'],
     [t('play.preset.choco'), 'choco 4x6'],
-    ['Treblecross', 'treblecross ...........'],
+    [t('play.preset.treblecross'), 'treblecross ...........'],
   ];
   const own = ownGamePreset();
 
