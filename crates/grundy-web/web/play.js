@@ -282,8 +282,8 @@ function draw() {
   // the list of legal moves, always
   if (info.moves.length && !cur.over) {
     parts.push(el('h2', { text: t('play.legalMoves', { n: info.moves.length }) }));
-    if (hints) parts.push(el('p', { class: 'legend small' }, el('span', { class: 'swatch win' }), t('play.legendWin'),
-      el('span', { class: 'swatch lose' }), t('play.legendLose'), el('span', { class: 'swatch draw' }), t('play.legendDraw')));
+    const item = (swatch, text) => el('span', { class: 'item' }, el('span', { class: 'swatch ' + swatch }), text);
+    if (hints) parts.push(el('p', { class: 'legend small' }, item('win', t('play.legendWin')), item('lose', t('play.legendLose')), item('draw', t('play.legendDraw'))));
     parts.push(el('ul', { class: 'moves' }, info.moves.map((m) => el('li', {}, el('button', {
       type: 'button', class: 'move ' + (hints ? m.outcome : 'plain'), testid: 'play-move', 'data-outcome': hints ? m.outcome : null,
       disabled: !canMove, text: moveText(m, components[m.component] ? components[m.component].game : '?'),

@@ -260,9 +260,10 @@ export function render(root, params) {
     } else {
       parts.push(el('p', { class: 'muted small', text: t('seq.periodNone') }));
     }
-    const legend = [el('span', { class: 'swatch common' }), t('seq.legendValues')];
-    if (p && p.period) legend.push(el('span', { class: 'swatch shade' }), t('seq.legendPeriod'), el('span', { class: 'swatch dashed' }), t('seq.legendPreperiod'));
-    if (r.rare) legend.push(el('span', { class: 'swatch rare' }), t('seq.legendRare', { mask: r.rare.mask, count: fmt(r.rare.count) }));
+    const item = (swatch, text) => el('span', { class: 'item' }, el('span', { class: 'swatch ' + swatch }), text);
+    const legend = [item('common', t('seq.legendValues'))];
+    if (p && p.period) legend.push(item('shade', t('seq.legendPeriod')), item('dashed', t('seq.legendPreperiod')));
+    if (r.rare) legend.push(item('rare', t('seq.legendRare', { mask: r.rare.mask, count: fmt(r.rare.count) })));
     parts.unshift(el('p', { class: 'legend small' }, legend));
     parts.push(el('p', { class: 'small' }, t('seq.maxValue', { v: r.max_value })));
     if (r.to - r.from + 1 <= DOWNLOADABLE) {
@@ -279,7 +280,7 @@ export function render(root, params) {
     info.replaceChildren(...parts);
   }
 
-  if (params.get('game') && params.get('to')) run();
+  run(); // the address's range, or the default 0.07 to 1000
   return () => stop(true);
 }
 
