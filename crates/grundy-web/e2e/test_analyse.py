@@ -63,3 +63,9 @@ def test_an_example_from_the_help_fills_the_box(page):
     page.get_by_test_id("example").filter(has_text="knight:8 3,4 7,7").click()
     expect(page.get_by_test_id("sum-input")).to_have_value("knight:8 3,4 7,7")
     expect(page.get_by_test_id("winning-move")).to_have_text(["[1] knight:8: 3,4 -> 1,5"])
+
+
+def test_a_shared_address_with_a_plain_plus(page):
+    page.goto(page.base + "#/analyse?sum=nim 3 + sub:1,2,3 4")
+    expect(page.get_by_test_id("sum-input")).to_have_value("nim 3 + sub:1,2,3 4")
+    expect(page.get_by_test_id("components").locator("tbody tr")).to_have_count(2)

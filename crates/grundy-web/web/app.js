@@ -309,10 +309,22 @@ const loaders = {
   owngame: () => import('./owngame.js'),
 };
 
+/**
+ * The page and its parameters. A '+' in a shared address stays a '+' (a sum's
+ * separator), unlike URLSearchParams' form decoding; spaces come as %20.
+ */
 function currentRoute() {
   const hash = location.hash.replace(/^#\/?/, '');
-  const [name, query] = hash.split('?');
-  return { name: name in loaders ? name : 'analyse', params: new URLSearchParams(query || '') };
+  const cut = hash.indexOf('?');
+  const name = cut < 0 ? hash : hash.slice(0, cut);
+  const params = new URLSearchParams();
+  for (const pair of (cut < 0 ? '' : hash.slice(cut + 1)).split('&')) {
+    if (!pair) continue;
+    const eq = pair.indexOf('=');
+    const decode = (x) => { try { return decodeURIComponent(x); } catch { return x; } };
+    params.set(decode(eq < 0 ? pair : pair.slice(0, eq)), decode(eq < 0 ? '' : pair.slice(eq + 1)));
+  }
+  return { name: name in loaders ? name : 'analyse', params };
 }
 
 function renderChrome(active) {
