@@ -44,6 +44,8 @@ def page(browser, server):
     pg.set_default_timeout(15000)
     errors = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    # a string missing from a catalogue is logged by t() as "grundy: no string for KEY"
+    pg.on("console", lambda m: errors.append(m.text) if "no string for" in m.text else None)
     pg.base = server
     yield pg
     context.close()

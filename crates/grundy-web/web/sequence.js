@@ -174,7 +174,7 @@ export function render(root, params) {
     const isRare = (v) => rareMask !== null && popcount(BigInt(v) & rareMask) % 2 === 0;
     const cols = r.columns || [];
     const thin = cols.length ? pw / cols.length : pw;
-    const few = r.values && r.values.length * 3 <= pw;
+    const few = r.values && r.values.length * 2 <= pw;
     if (few) {
       r.values.forEach((v, i) => {
         const n = r.from + i;
@@ -183,10 +183,10 @@ export function render(root, params) {
     } else {
       for (const c of cols) {
         const x = xs(c.from);
-        const w = Math.max(1, xs(c.to + 1) - x - (thin > 3 ? 1 : 0));
+        const w = Math.max(1.8, xs(c.to + 1) - x - (thin > 3 ? 1 : 0));
         const y1 = ys(c.max);
         const y0 = ys(c.min);
-        bars.append(el('svg:rect', { x, y: y1 - 1, width: w, height: Math.max(2, y0 - y1 + 2),
+        bars.append(el('svg:rect', { x, y: y1 - 1.5, width: w, height: Math.max(3, y0 - y1 + 3),
           class: c.rare > 0 && !r.values ? 'rare-col' : 'common' }));
       }
       if (r.values && rareMask !== null) {
