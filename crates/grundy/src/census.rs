@@ -482,23 +482,38 @@ pub fn compute(
     interrupted: Arc<AtomicBool>,
     progress: Box<dyn FnMut(u64, u64)>,
 ) -> Result<Computed> {
+    compute_capped(member, max, max, interrupted, progress)
+}
+
+/// [`compute`], tabulating at most `cap` heaps, the fingerprint covering
+/// `max` (a proven period gives the values beyond the table).
+fn compute_capped(
+    member: &Member,
+    cap: u64,
+    max: u64,
+    interrupted: Arc<AtomicBool>,
+    progress: Box<dyn FnMut(u64, u64)>,
+) -> Result<Computed> {
     let started = Instant::now();
     match member.game() {
-        Game::TakeBreak(game) => compute_with(member, game, max, interrupted, progress, started),
-        Game::Sub(game) => compute_with(member, game, max, interrupted, progress, started),
+        Game::TakeBreak(game) => {
+            compute_with(member, game, cap, max, interrupted, progress, started)
+        }
+        Game::Sub(game) => compute_with(member, game, cap, max, interrupted, progress, started),
     }
 }
 
 fn compute_with<H: HeapGame>(
     member: &Member,
     game: H,
+    cap: u64,
     max: u64,
     interrupted: Arc<AtomicBool>,
     progress: Box<dyn FnMut(u64, u64)>,
     started: Instant,
 ) -> Result<Computed> {
     let settings = Settings {
-        max_states: usize::try_from(max.saturating_add(1)).unwrap_or(usize::MAX),
+        max_states: usize::try_from(cap.saturating_add(1)).unwrap_or(usize::MAX),
     };
     let mut family = HeapFamily::new(member.code.clone(), game, settings);
     use crate::family::Family;
@@ -508,7 +523,7 @@ fn compute_with<H: HeapGame>(
         checkpoint: None,
         checkpoint_every: std::time::Duration::from_secs(3600),
     });
-    let report = family.find_period(max)?;
+    let report = family.find_period(cap)?;
     let table = family.table();
     let computed_to = table.len() as u64;
     let values = table.compact();
@@ -577,7 +592,7 @@ pub enum Pilot {
 /// heap per heap).
 pub fn pilot(member: &Member, max: u64, interrupted: Arc<AtomicBool>) -> Result<Pilot> {
     let cap = PILOT_HEAPS.min(max);
-    let computed = compute(member, cap, interrupted, Box::new(|_, _| {}))?;
+    let computed = compute_capped(member, cap, max, interrupted, Box::new(|_, _| {}))?;
     let row = &computed.row;
     if row.proven && (row.computed_to < cap || cap == max) {
         return Ok(Pilot::Done(Box::new(computed)));
