@@ -51,7 +51,8 @@ pub const MAX_HEX_DIGITS: usize = 5;
 pub const MAX_SUB_TAKE: usize = 20;
 
 /// Heaps a [`pilot`] tabulates: enough to prove most periods, cheap even
-/// for codes whose values are never sparse.
+/// for codes whose values are never sparse (a quarter of it for codes with
+/// three-heap moves, whose cost per heap is quadratic).
 pub const PILOT_HEAPS: u64 = 4096;
 
 /// Which games a census covers.
@@ -591,7 +592,15 @@ pub enum Pilot {
 /// about one step per rare heap per heap, the plain one half a step per
 /// heap per heap).
 pub fn pilot(member: &Member, max: u64, interrupted: Arc<AtomicBool>) -> Result<Pilot> {
-    let cap = PILOT_HEAPS.min(max);
+    // Three-heap moves cost a square of options a heap (no rare-value
+    // method applies to them): their pilots are shorter.
+    let triples = member.digits.iter().filter(|d| *d & 8 != 0).count();
+    let cap = if triples > 0 {
+        PILOT_HEAPS / 4
+    } else {
+        PILOT_HEAPS
+    }
+    .min(max);
     let computed = compute_capped(member, cap, max, interrupted, Box::new(|_, _| {}))?;
     let row = &computed.row;
     if row.proven && (row.computed_to < cap || cap == max) {
@@ -599,7 +608,9 @@ pub fn pilot(member: &Member, max: u64, interrupted: Arc<AtomicBool>) -> Result<
     }
     let heaps = max as f64;
     let splits = member.digits.iter().any(|d| d & 12 != 0);
-    let estimate = if !splits {
+    let estimate = if triples > 0 {
+        heaps * heaps * heaps / 12.0 * triples as f64
+    } else if !splits {
         heaps * member.digits.len() as f64
     } else {
         let rare = row.rare_count.map_or(0.5, |count| {
