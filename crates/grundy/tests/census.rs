@@ -54,6 +54,8 @@ proptest! {
     #[test]
     fn rows_agree_with_grundy_period(code in any_code(), max in 512u64..6000) {
         let member = Member::from_code(&code).unwrap();
+        // Three-heap moves are cubic to tabulate: keep those tables short.
+        let max = if member.digits.iter().any(|d| d & 8 != 0) { max / 8 } else { max };
         let computed = compute(&member, max, flag(), Box::new(|_, _| {})).unwrap();
         let row = &computed.row;
         let mut family = parse_game(&code, Settings { max_states: max as usize + 1 }).unwrap();
@@ -85,6 +87,24 @@ fn full_census(params: Params, path: &PathBuf, jobs: usize) -> Vec<u8> {
     std::fs::read(path).unwrap()
 }
 
+/// The uninterrupted census the resumed ones must equal (the same whatever
+/// the number of jobs), computed once.
+fn whole(ext: &str) -> &'static Vec<u8> {
+    static FILES: std::sync::OnceLock<(Vec<u8>, Vec<u8>)> = std::sync::OnceLock::new();
+    let (csv, jsonl) = FILES.get_or_init(|| {
+        let params = Params::new(Scope::Octal { digits: 2 }, 2000).unwrap();
+        (
+            full_census(params, &scratch("whole.csv"), 2),
+            full_census(params, &scratch("whole.jsonl"), 1),
+        )
+    });
+    if ext == "csv" {
+        csv
+    } else {
+        jsonl
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(6))]
 
@@ -93,8 +113,7 @@ proptest! {
     /// does a last line cut short by a crash.
     #[test]
     fn a_resumed_census_is_byte_identical(stop_after in 1usize..60, jobs in 1usize..3, torn in 0usize..40) {
-        let params = Params::new(Scope::Octal { digits: 2 }, 3000).unwrap();
-        let whole = full_census(params, &scratch(&format!("whole-{jobs}.csv")), jobs);
+        let params = Params::new(Scope::Octal { digits: 2 }, 2000).unwrap();
         for ext in ["csv", "jsonl"] {
             let path = scratch(&format!("resumed-{stop_after}-{jobs}.{ext}"));
             let mut log = Log::open(params, &path).unwrap();
@@ -119,12 +138,7 @@ proptest! {
             log.zero_seconds();
             census::run(&mut log, jobs, &flag(), &mut |_| {}).unwrap();
             let resumed = std::fs::read(&path).unwrap();
-            if ext == "csv" {
-                prop_assert_eq!(&resumed, &whole);
-            } else {
-                let json = full_census(params, &scratch(&format!("whole-{jobs}.jsonl")), jobs);
-                prop_assert_eq!(&resumed, &json);
-            }
+            prop_assert_eq!(&resumed, whole(ext));
         }
     }
 }
