@@ -145,9 +145,9 @@ fn show(bar: &ProgressBar, status: &Status) {
     let running: Vec<String> = status
         .running
         .iter()
-        .map(|(code, done, total)| match total {
+        .map(|(code, done, _)| match done {
             0 => code.clone(),
-            _ => format!("{code} {}%", done * 100 / total),
+            _ => format!("{code} ({done} heaps)"),
         })
         .collect();
     bar.set_message(format!(

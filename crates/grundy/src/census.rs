@@ -1258,6 +1258,9 @@ pub fn run(
     let members = log.members.clone();
     let mut failure: Option<Error> = None;
     let mut progress: HashMap<usize, (u64, u64)> = HashMap::new();
+    // Work of the finished codes; running ones add their share (the heaps
+    // done squared, as for the costly codes, whose work is quadratic).
+    let mut finished_work = 0.0;
     std::thread::scope(|scope| {
         for _ in 0..jobs.max(1) {
             let sender = sender.clone();
@@ -1321,7 +1324,7 @@ pub fn run(
                     match answer {
                         Ok(Pilot::Done(computed)) => finished = Some((i, Ok(*computed))),
                         Ok(Pilot::Estimate(cost)) => {
-                            shown.work_done += unit;
+                            finished_work += unit;
                             shown.work_total += cost;
                             costs.insert(i, cost);
                             q.full.push((cost, i));
@@ -1343,7 +1346,7 @@ pub fn run(
             if let Some((i, answer)) = finished {
                 match answer {
                     Ok(computed) => {
-                        shown.work_done += costs.get(&i).copied().unwrap_or(unit);
+                        finished_work += costs.get(&i).copied().unwrap_or(unit);
                         let code = members[i].code.clone();
                         if let Err(e) = log.record(&code, computed) {
                             failure.get_or_insert(e);
@@ -1361,6 +1364,15 @@ pub fn run(
                 }
             }
             shown.done = log.done();
+            shown.work_done = finished_work
+                + running
+                    .iter()
+                    .filter_map(|i| {
+                        let (done, _) = progress.get(i)?;
+                        let share = (*done as f64 / max as f64).min(1.0);
+                        Some(costs.get(i)? * share * share)
+                    })
+                    .sum::<f64>();
             shown.running = running
                 .iter()
                 .map(|&i| {
