@@ -24,7 +24,7 @@ pub struct RunFlags {
 }
 
 /// The flag Ctrl-C sets; installed once per process.
-fn interrupted() -> Arc<AtomicBool> {
+pub fn interrupted() -> Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));

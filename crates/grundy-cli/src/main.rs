@@ -3,6 +3,7 @@
 //! This crate only reads arguments and prints; every rule of every game lives in
 //! the `grundy` library.
 
+mod census;
 mod long_run;
 mod output;
 mod play;
@@ -182,6 +183,12 @@ enum Command {
         /// How many computations may run at once.
         #[arg(long, value_name = "N", default_value_t = grundy_web::Limits::default().heavy)]
         jobs: usize,
+    },
+    /// Every game of a family (octal, hex or sub codes), one row each:
+    /// preperiod, period, whether proven, and how far computed.
+    Census {
+        #[command(subcommand)]
+        family: census::Family,
     },
     /// Every family of games, with its syntax and an example.
     Games {
@@ -429,6 +436,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             seconds,
             jobs,
         } => serve(out, host, port, open, max_states, seconds, jobs),
+        Command::Census { family } => census::run(family, out).map_err(Failure::from),
         Command::Games { json: true } => output::games_json(out).map_err(io_error),
         Command::Games { json: false } => output::games(out).map_err(io_error),
         Command::Nimber { op, operands, json } => {

@@ -14,6 +14,7 @@
 //! game's code; the waiting thread then checks for Ctrl-C, and the game's
 //! next call stops the work.
 
+mod census;
 mod pygame;
 
 use grundy::family::{Family, LongRun, Settings};
@@ -747,6 +748,10 @@ fn nim_inv(a: &Bound<'_, PyAny>) -> PyResult<u64> {
 #[pymodule]
 fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySum>()?;
+    m.add_class::<census::CensusLog>()?;
+    m.add_function(wrap_pyfunction!(census::census_row, m)?)?;
+    m.add_function(wrap_pyfunction!(census::census_pilot, m)?)?;
+    m.add_function(wrap_pyfunction!(census::census_run, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(sequence, m)?)?;
     m.add_function(wrap_pyfunction!(period, m)?)?;

@@ -417,6 +417,11 @@ impl<H: HeapGame> HeapFamily<H> {
         }
     }
 
+    /// The values tabulated so far (a census reads them after [`Self::find_period`]).
+    pub fn table(&self) -> &HeapTable {
+        &self.table
+    }
+
     /// Tabulates (doubling the table each time, up to `max` heaps) until the
     /// game's period rule proves a period, and reports what was found.
     pub fn find_period(&mut self, max: u64) -> Result<crate::period::PeriodReport> {

@@ -12,6 +12,7 @@
 //!   [`Position`] values; [`spec`] reads family names, and [`sum::Sum`]
 //!   analyses sums across families.
 
+pub mod census;
 pub mod error;
 pub mod family;
 pub mod game;

@@ -30,6 +30,7 @@ from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tupl
 
 from . import _grundy
 from ._grundy import Sum
+from . import census  # noqa: E402  (grundy.census.run, run_dask, row)
 
 __all__ = [
     "Game",

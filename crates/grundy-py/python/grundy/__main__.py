@@ -4,6 +4,7 @@
     python -m grundy seq 0.07 --to 100 [--from 0]
     python -m grundy period 0.137
     python -m grundy table knight:8
+    python -m grundy census octal --digits 2 [--max N] [--out FILE] [--jobs J] [--dask ADDRESS | --ray ADDRESS]
 """
 
 import argparse
@@ -29,7 +30,21 @@ def main(argv=None) -> int:
     p.add_argument("--max", type=int, default=1 << 26)
     t = sub.add_parser("table", help="the board of values of a grid or bar game")
     t.add_argument("game")
+    c = sub.add_parser("census", help="every game of a family, a row each (here, or on a Dask cluster)")
+    c.add_argument("family", choices=["octal", "hex", "sub"])
+    size = c.add_mutually_exclusive_group(required=True)
+    size.add_argument("--digits", type=int, help="octal and hex: the most digits after the point")
+    size.add_argument("--max-take", type=int, help="sub: every subset of 1..K")
+    c.add_argument("--max", type=int, default=1 << 17, help="heaps to tabulate at most (default 131072)")
+    c.add_argument("--out", help="keep the rows in FILE (.csv or .jsonl); the same command resumes it")
+    c.add_argument("--jobs", type=int, help="local run: codes at once (default: one per core)")
+    where = c.add_mutually_exclusive_group()
+    where.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS (tcp://host:8786)")
+    where.add_argument("--ray", metavar="ADDRESS", help="run on the Ray cluster at ADDRESS")
+    c.add_argument("--zero-seconds", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.command == "census":
+        return _census(args)
     try:
         if args.command == "value":
             out = grundy.value(*args.sum, misere=args.misere, max_moves=args.max_moves).to_dict()
@@ -46,6 +61,39 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         return 130
     print(json.dumps(out, default=str))
+    return 0
+
+
+def _census(args) -> int:
+    from . import census
+
+    size = args.digits if args.family in ("octal", "hex") else args.max_take
+    if size is None:
+        print("error: octal and hex censuses take --digits D, sub takes --max-take K", file=sys.stderr)
+        return 2
+    try:
+        if args.dask:
+            rows = census.run_dask(args.family, size, args.dask, max=args.max, out=args.out,
+                                   zero_seconds=args.zero_seconds)
+        elif args.ray:
+            rows = census.run_ray(args.family, size, args.ray, max=args.max, out=args.out,
+                                  zero_seconds=args.zero_seconds)
+        else:
+            rows = census.run(args.family, size, max=args.max, out=args.out, jobs=args.jobs,
+                              zero_seconds=args.zero_seconds)
+    except (ValueError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt as e:
+        kept = f"; every finished row is in {args.out}: run the same command to resume" if args.out else ""
+        print(f"error: {e or 'interrupted'}{kept}", file=sys.stderr)
+        return 130
+    if args.out is None:
+        sys.stdout.write(census.markdown(rows))
+    proven = sum(1 for r in rows if r["proven"])
+    unsolved = sum(1 for r in rows if not r["proven"] and r["same_as"] is None)
+    print(f"{len(rows)} codes: {proven} proven, {unsolved} distinct games unsolved within {args.max} heaps"
+          + (f"; written to {args.out}" if args.out else ""), file=sys.stderr)
     return 0
 
 
