@@ -235,31 +235,12 @@ fn sub_member(mut set: Vec<u64>) -> Member {
         digits[*s as usize] = 3;
     }
     Member {
-        code: format!("sub:{}", compact_list(&set)),
+        code: format!("sub:{}", crate::spec::format_number_list(&set)),
         reduced: reduce(&digits),
         digits,
         hexadecimal: false,
         set: Some(set),
     }
-}
-
-/// `1-3,5,7`: runs of three or more as ranges, as `grundy` writes sets.
-fn compact_list(numbers: &[u64]) -> String {
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while i < numbers.len() {
-        let mut j = i;
-        while j + 1 < numbers.len() && numbers[j + 1] == numbers[j] + 1 {
-            j += 1;
-        }
-        if j >= i + 2 {
-            parts.push(format!("{}-{}", numbers[i], numbers[j]));
-        } else {
-            parts.extend(numbers[i..=j].iter().map(u64::to_string));
-        }
-        i = j + 1;
-    }
-    parts.join(",")
 }
 
 /// Every game of a census, in census order, each once.

@@ -489,7 +489,7 @@ fn parse_number_list(
 }
 
 /// Writes a sorted list back compactly, runs of three or more as ranges.
-fn format_number_list(numbers: &[u64]) -> String {
+pub(crate) fn format_number_list(numbers: &[u64]) -> String {
     let mut parts = Vec::new();
     let mut i = 0;
     while i < numbers.len() {
