@@ -569,9 +569,9 @@ pub enum Pilot {
 /// Runs a code to [`PILOT_HEAPS`] heaps: a period proven there is its row
 /// (exactly what the full run would find: the table lengths tried are the
 /// same below the pilot's cap); otherwise the cost of the full run is
-/// estimated from how sparse the values are (the rare-value engine costs
-/// about one step per rare heap per heap, the plain one half a step per
-/// heap per heap).
+/// estimated from how sparse the values are and how many digits split (the
+/// rare-value engine costs about one step per rare heap per heap and digit,
+/// the plain one half a step per heap per heap and digit).
 pub fn pilot(member: &Member, max: u64, interrupted: Arc<AtomicBool>) -> Result<Pilot> {
     // Three-heap moves cost a square of options a heap (no rare-value
     // method applies to them): their pilots are shorter.
@@ -588,16 +588,18 @@ pub fn pilot(member: &Member, max: u64, interrupted: Arc<AtomicBool>) -> Result<
         return Ok(Pilot::Done(Box::new(computed)));
     }
     let heaps = max as f64;
-    let splits = member.digits.iter().any(|d| d & 12 != 0);
+    let splits = member.digits.iter().filter(|d| *d & 4 != 0).count();
     let estimate = if triples > 0 {
         heaps * heaps * heaps / 12.0 * triples as f64
-    } else if !splits {
+    } else if splits == 0 {
         heaps * member.digits.len() as f64
     } else {
         let rare = row.rare_count.map_or(0.5, |count| {
             (count as f64 / row.computed_to.max(1) as f64).max(1.0 / heaps)
         });
-        heaps * (heaps * rare).max(1.0) * if row.rare_count.is_some() { 1.0 } else { 2.0 }
+        // Each digit that splits adds its own pass over the partners.
+        let passes = splits as f64 * if row.rare_count.is_some() { 1.0 } else { 2.0 };
+        heaps * (heaps * rare).max(1.0) * passes
     };
     Ok(Pilot::Estimate(estimate))
 }
