@@ -23,6 +23,16 @@ pub struct RunFlags {
     pub quiet: bool,
 }
 
+impl Default for RunFlags {
+    fn default() -> Self {
+        RunFlags {
+            checkpoint: None,
+            checkpoint_every: 60,
+            quiet: false,
+        }
+    }
+}
+
 /// The flag Ctrl-C sets; installed once per process.
 pub fn interrupted() -> Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
@@ -64,6 +74,20 @@ pub fn long_run(flags: &RunFlags, label: &str) -> LongRun {
             let Some(bar) = &bar else {
                 return;
             };
+            if total == 0 {
+                // Open-ended work (a search): `done` counts positions.
+                if bar.is_hidden() {
+                    bar.set_style(
+                        ProgressStyle::with_template(
+                            "{msg} {spinner} {human_pos} positions searched, {per_sec}, {elapsed}",
+                        )
+                        .expect("valid template"),
+                    );
+                    bar.set_draw_target(ProgressDrawTarget::stderr());
+                }
+                bar.set_position(done);
+                return;
+            }
             if bar.is_hidden() {
                 if done >= total {
                     return;
@@ -84,17 +108,12 @@ pub fn long_run(flags: &RunFlags, label: &str) -> LongRun {
 
 /// Progress bars (on a terminal) and Ctrl-C for every family of a sum, so a
 /// large table built for `value` or `play` never looks like a hang.
-pub fn show_progress(sum: &mut grundy::sum::Sum) {
-    let flags = RunFlags {
-        checkpoint: None,
-        checkpoint_every: 60,
-        quiet: false,
-    };
+pub fn show_progress(sum: &mut grundy::sum::Sum, flags: &RunFlags) {
     let families: std::collections::BTreeSet<usize> =
         sum.components().iter().map(|c| c.family).collect();
     for index in families {
         let family = sum.family_mut(index);
         let label = family.spec();
-        family.configure_long_run(long_run(&flags, &label));
+        family.configure_long_run(long_run(flags, &label));
     }
 }

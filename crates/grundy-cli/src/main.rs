@@ -33,14 +33,45 @@ struct Limits {
     /// The most positions to tabulate or remember before giving up.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES)]
     max_states: usize,
+    /// Memory for the transposition table of a search (cram, chomp,
+    /// nodekayles): bytes, or a number with K, M or G.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    tt_size: usize,
 }
 
 impl Limits {
     fn settings(&self) -> Settings {
         Settings {
             max_states: self.max_states,
+            tt_bytes: self.tt_size,
         }
     }
+}
+
+/// Reads a memory size: `1048576`, `512M`, `2G`.
+fn parse_size(text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let (digits, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => (&t[..i], t[i..].trim()),
+        None => (t, ""),
+    };
+    let shift = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => {
+            return Err(format!(
+                "{text:?} is not a size: write bytes, or a number with K, M or G (512M, 2G)"
+            ))
+        }
+    };
+    let n: usize = digits.parse().map_err(|_| {
+        format!("{text:?} is not a size: write bytes, or a number with K, M or G (512M, 2G)")
+    })?;
+    n.checked_mul(1usize << shift)
+        .ok_or_else(|| format!("{text:?} is more memory than this machine can address"))
 }
 
 #[derive(Subcommand)]
@@ -64,6 +95,8 @@ enum Command {
         /// is given; --json lists up to 1000).
         #[arg(long, value_name = "N")]
         max_moves: Option<usize>,
+        #[command(flatten)]
+        run: long_run::RunFlags,
         #[command(flatten)]
         limits: Limits,
     },
@@ -147,6 +180,8 @@ enum Command {
         /// Draw the table to FILE.svg as a heat map; it is then printed only with --json.
         #[arg(long, value_name = "FILE.svg")]
         plot: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        run: long_run::RunFlags,
         #[command(flatten)]
         limits: Limits,
     },
@@ -296,10 +331,11 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             json,
             misere: true,
             max_moves,
+            run,
             limits,
         } => {
             let mut sum = spec::parse_sum(&sum, limits.settings())?;
-            long_run::show_progress(&mut sum);
+            long_run::show_progress(&mut sum, &run);
             let (find, shown) = move_limits(max_moves);
             let analysis = grundy::misere::analyze(&mut sum, find, limits.max_states)?;
             if json {
@@ -316,7 +352,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             limits,
         } => {
             let mut sum = spec::parse_sum(&sum, limits.settings())?;
-            long_run::show_progress(&mut sum);
+            long_run::show_progress(&mut sum, &long_run::RunFlags::default());
             let stdin = std::io::stdin();
             let mut input = stdin.lock();
             play::run(&mut sum, misere, first, limits.max_states, &mut input, out)
@@ -326,10 +362,11 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             json,
             misere: false,
             max_moves,
+            run,
             limits,
         } => {
             let mut sum = spec::parse_sum(&sum, limits.settings())?;
-            long_run::show_progress(&mut sum);
+            long_run::show_progress(&mut sum, &run);
             let (find, shown) = move_limits(max_moves);
             let analysis = sum.analyze(find)?;
             if json {
@@ -400,9 +437,11 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             game,
             json,
             plot,
+            run,
             limits,
         } => {
             let mut family = spec::parse_game(&game, limits.settings())?;
+            family.configure_long_run(long_run::long_run(&run, &family.spec()));
             let table = match &plot {
                 Some(svg) => plot::table(svg, family.as_mut())?,
                 None => family.table()?,

@@ -62,7 +62,10 @@ fn py_error(error: Error) -> PyErr {
 }
 
 fn settings(max_states: usize) -> Settings {
-    Settings { max_states }
+    Settings {
+        max_states,
+        ..Settings::default()
+    }
 }
 
 /// What a worker reports while it runs: (done, total), read by the waiting thread.

@@ -73,6 +73,8 @@ impl Server {
     pub fn settings(&self) -> Settings {
         Settings {
             max_states: self.limits.max_states,
+            // Searches on a shared server get a modest table.
+            tt_bytes: 256 << 20,
         }
     }
 

@@ -496,6 +496,7 @@ fn compute_with<H: HeapGame>(
 ) -> Result<Computed> {
     let settings = Settings {
         max_states: usize::try_from(cap.saturating_add(1)).unwrap_or(usize::MAX),
+        ..Settings::default()
     };
     let mut family = HeapFamily::new(member.code.clone(), game, settings);
     use crate::family::Family;
@@ -1484,6 +1485,7 @@ mod tests {
                 code,
                 Settings {
                     max_states: 1 << 13,
+                    ..Settings::default()
                 },
             )
             .unwrap();

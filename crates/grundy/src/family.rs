@@ -24,12 +24,15 @@ use num_traits::ToPrimitive;
 pub struct Settings {
     /// The most positions a family may tabulate or remember.
     pub max_states: usize,
+    /// The memory a search's transposition table may use, in bytes.
+    pub tt_bytes: usize,
 }
 
 impl Default for Settings {
     fn default() -> Self {
         Settings {
             max_states: crate::solve::DEFAULT_MAX_STATES,
+            tt_bytes: crate::search::family::DEFAULT_TT_BYTES,
         }
     }
 }

@@ -26,6 +26,7 @@ pub mod nimber;
 pub mod period;
 pub mod play;
 pub mod position;
+pub mod search;
 pub mod solve;
 pub mod spec;
 pub mod sum;

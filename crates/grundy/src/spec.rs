@@ -5,6 +5,7 @@ use crate::error::{Error, Result};
 use crate::family::{Family, GameFamily, HeapFamily, Settings};
 use crate::games::octal::{GrundysGame, TakeBreakGame};
 use crate::games::{divide::Divide, nim::Nim, powers::Powers, subtraction::Subtraction};
+use crate::search::family::{Kind, SearchFamily};
 use crate::sum::Sum;
 
 /// How a family is written, for `grundy games` and the README.
@@ -111,6 +112,24 @@ pub const FAMILIES: &[FamilyInfo] = &[
         position: "script's",
         example: "script:examples/divide.rhai 100",
         about: "a game whose moves a Rhai script defines: fn moves(pos) returns the options (see the README)",
+    },
+    FamilyInfo {
+        syntax: "cram[:RxC]",
+        position: "RxC or ../.#",
+        example: "cram 5x8",
+        about: "place a domino on two adjacent empty cells (rows of `.` empty, `#` filled, joined by `/`); searched, up to 128 cells (RxC: size of `grundy table`)",
+    },
+    FamilyInfo {
+        syntax: "chomp[:RxC]",
+        position: "RxC or 5,5,3",
+        example: "chomp 12x12",
+        about: "take a cell and every cell above and right of it; the poisoned corner may not be taken (row lengths bottom first); searched (RxC: size of `grundy table`)",
+    },
+    FamilyInfo {
+        syntax: "nodekayles:FILE",
+        position: "all or a,b,c",
+        example: "nodekayles:graph.txt all",
+        about: "take a vertex of a graph with its neighbours (file as for dag:, edges undirected; up to 128 vertices); searched",
     },
     FamilyInfo {
         syntax: "div:D",
@@ -320,6 +339,47 @@ pub fn parse_game_from(
                 canonical, size,
             )))
         }
+        "cram" | "chomp" => {
+            let size = match params {
+                None => None,
+                Some((text, offset)) => Some(
+                    crate::games::chocolate::Chocolate::parse_bar(text).map_err(|e| match e {
+                        Error::Syntax {
+                            message, column, ..
+                        } => Error::syntax(message, spec, column.map(|c| c + offset)),
+                        other => other,
+                    })?,
+                ),
+            };
+            let canonical = match size {
+                Some((r, c)) => format!("{name}:{r}x{c}"),
+                None => name.to_string(),
+            };
+            let size = size.map(|(r, c)| (r as u32, c as u32));
+            if name == "cram" {
+                if let Some((r, c)) = size {
+                    crate::games::cram::Cram.parse(&format!("{r}x{c}"))?;
+                }
+                Ok(Box::new(
+                    SearchFamily::new(crate::games::cram::Cram, settings, size)
+                        .with_spec(canonical),
+                ))
+            } else {
+                if let Some((r, c)) = size {
+                    crate::games::chomp::Chomp.parse(&format!("{r}x{c}"))?;
+                }
+                Ok(Box::new(
+                    SearchFamily::new(crate::games::chomp::Chomp, settings, size)
+                        .with_spec(canonical),
+                ))
+            }
+        }
+        "nodekayles" => {
+            let (path, _) = required("nodekayles", "a graph file")?;
+            let text = sources.read(path, "graph file")?;
+            let game = crate::games::nodekayles::NodeKayles::parse(path, &text)?;
+            Ok(Box::new(SearchFamily::new(game, settings, None)))
+        }
         "dag" => {
             let (path, _) = required("dag", "a graph file")?;
             let text = sources.read(path, "graph file")?;
@@ -387,6 +447,7 @@ fn example_of(family: &str) -> &'static str {
         "octal" => return "octal:0.07",
         "knight" => return "knight:8",
         "dag" => return "dag:graph.txt",
+        "nodekayles" => return "nodekayles:graph.txt",
         "script" => return "script:examples/kayles.rhai",
         "hex" => return "hex:0.F",
         "sticks" => return "sticks:3",

@@ -58,7 +58,7 @@ proptest! {
         let max = if member.digits.iter().any(|d| d & 8 != 0) { max / 8 } else { max };
         let computed = compute(&member, max, flag(), Box::new(|_, _| {})).unwrap();
         let row = &computed.row;
-        let mut family = parse_game(&code, Settings { max_states: max as usize + 1 }).unwrap();
+        let mut family = parse_game(&code, Settings { max_states: max as usize + 1, ..Settings::default() }).unwrap();
         prop_assert_eq!(&row.code, &family.spec());
         let report = family.period(max).unwrap();
         let p = report.periodicity.as_ref();

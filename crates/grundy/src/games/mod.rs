@@ -3,10 +3,13 @@
 
 pub mod callback;
 pub mod chocolate;
+pub mod chomp;
+pub mod cram;
 pub mod dag;
 pub mod divide;
 pub mod knight;
 pub mod nim;
+pub mod nodekayles;
 pub mod octal;
 pub mod powers;
 pub mod script;

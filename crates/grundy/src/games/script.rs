@@ -461,6 +461,7 @@ mod tests {
                 game,
                 Settings {
                     max_states: 100_000,
+                    ..Settings::default()
                 },
                 true,
             ),

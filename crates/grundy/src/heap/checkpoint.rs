@@ -160,6 +160,59 @@ pub fn load(path: &Path, spec: &str) -> Result<Option<Values>> {
     Ok(Some(values))
 }
 
+/// Writes a file atomically (temporary file, then rename): `magic`, what
+/// `body` writes through the function it is given, and a checksum.
+pub(crate) fn save_blob(
+    path: &Path,
+    magic: &[u8],
+    body: impl FnOnce(&mut dyn FnMut(&[u8]) -> Result<()>) -> Result<()>,
+) -> Result<()> {
+    let io = |e: std::io::Error| Error::Io(format!("cannot write {}: {e}", path.display()));
+    let mut tmp_name = path.as_os_str().to_owned();
+    tmp_name.push(".tmp");
+    let tmp = Path::new(&tmp_name);
+    let file = fs::File::create(tmp).map_err(io)?;
+    let mut out = Summing {
+        inner: BufWriter::with_capacity(1 << 20, file),
+        hash: FNV_OFFSET,
+    };
+    out.write_all(magic).map_err(io)?;
+    body(&mut |bytes: &[u8]| out.write_all(bytes).map_err(io))?;
+    let hash = out.hash;
+    let mut inner = out.inner;
+    inner.write_all(&hash.to_le_bytes()).map_err(io)?;
+    let file = inner.into_inner().map_err(|e| io(e.into_error()))?;
+    file.sync_all().map_err(io)?;
+    fs::rename(tmp, path).map_err(io)?;
+    Ok(())
+}
+
+/// Reads a file written by [`save_blob`] with the same `magic`: the body,
+/// checked; `Ok(None)` if the file does not exist.
+pub(crate) fn load_blob(path: &Path, magic: &[u8]) -> Result<Option<Vec<u8>>> {
+    let refuse = |why: &str| Error::invalid(format!("refusing {}: {why}", path.display()));
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::Io(format!("cannot read {}: {e}", path.display()))),
+    };
+    if !bytes.starts_with(magic) {
+        return Err(refuse("it is not a file this kind of grundy run writes"));
+    }
+    if bytes.len() < magic.len() + 8 {
+        return Err(refuse("it is truncated"));
+    }
+    let (body, tail) = bytes.split_at(bytes.len() - 8);
+    let mut hash = FNV_OFFSET;
+    fnv1a(&mut hash, body);
+    if hash.to_le_bytes() != tail {
+        return Err(refuse(
+            "its checksum does not match (truncated or corrupted)",
+        ));
+    }
+    Ok(Some(body[magic.len()..].to_vec()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

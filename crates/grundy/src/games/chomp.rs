@@ -1,0 +1,303 @@
+//! Chomp: a bar of chocolate whose bottom-left square is poisoned. A move
+//! takes a square and every square above and to the right of it; the
+//! poisoned square may not be taken, so whoever cannot move (only poison is
+//! left) loses.
+//!
+//! A position is a Young diagram: row lengths, bottom row first, never
+//! growing upwards. It is packed four bits a row into one or two machine
+//! words (up to 16 rows in `u64`, 32 in `u128`; rows up to 15 squares). A
+//! diagram and its transpose are the same game, so the key of a position is
+//! the lesser of the two where both fit.
+
+use crate::error::{Error, Result};
+use crate::position::Position;
+use crate::search::family::{Engine, Kind};
+use crate::search::{Bits, SearchGame, Searcher};
+
+/// The most rows.
+pub const MAX_ROWS: u32 = 32;
+/// The most squares in a row.
+pub const MAX_COLS: u32 = 15;
+
+/// Chomp positions in `B`, four bits a row.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ChompGame<B: Bits>(std::marker::PhantomData<B>);
+
+#[inline]
+fn row<B: Bits>(pos: B, i: u32) -> u32 {
+    ((pos >> (4 * i)).low_u64() & 15) as u32
+}
+
+impl<B: Bits> ChompGame<B> {
+    /// Chomp on diagrams that fit `B`.
+    pub fn new() -> Self {
+        ChompGame(std::marker::PhantomData)
+    }
+
+    fn rows(&self) -> u32 {
+        B::WIDTH / 4
+    }
+}
+
+impl<B: Bits> SearchGame for ChompGame<B> {
+    type Pos = B;
+
+    fn split(&self, pos: B, out: &mut Vec<B>) {
+        // Only the poisoned square left: no moves.
+        if pos != B::ONE && pos != B::ZERO {
+            out.push(pos);
+        }
+    }
+
+    fn options(&self, pos: B, out: &mut Vec<B>) {
+        let height = pos.end().div_ceil(4);
+        for r in 0..height {
+            let len = row(pos, r);
+            for c in 0..len {
+                if r == 0 && c == 0 {
+                    continue;
+                }
+                // Rows r and up are cut to c squares.
+                let mut next = pos;
+                let mut i = r;
+                while i < height && row(pos, i) > c {
+                    next = (next & !(B::from_u128(15) << (4 * i)))
+                        | (B::from_u128(c as u128) << (4 * i));
+                    i += 1;
+                }
+                out.push(next);
+            }
+        }
+    }
+
+    fn canonical(&self, pos: B) -> B {
+        let height = pos.end().div_ceil(4);
+        let width = row(pos, 0);
+        if height > MAX_COLS || width > self.rows() {
+            return pos;
+        }
+        // The transpose: column j's height is the number of rows longer than j.
+        let mut t = B::ZERO;
+        let mut i = height;
+        for j in 0..width {
+            while i > 0 && row(pos, i - 1) <= j {
+                i -= 1;
+            }
+            t |= B::from_u128(i as u128) << (4 * j);
+        }
+        t.min(pos)
+    }
+
+    fn size(&self, pos: B) -> u32 {
+        (0..pos.end().div_ceil(4)).map(|i| row(pos, i)).sum()
+    }
+}
+
+/// The family `chomp`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Chomp;
+
+fn pack(rows: &[u32]) -> u128 {
+    rows.iter()
+        .enumerate()
+        .fold(0u128, |acc, (i, &r)| acc | ((r as u128) << (4 * i)))
+}
+
+fn unpack(pos: u128) -> Vec<u32> {
+    let mut rows = Vec::new();
+    let mut p = pos;
+    while p != 0 {
+        rows.push((p & 15) as u32);
+        p >>= 4;
+    }
+    rows
+}
+
+impl Chomp {
+    fn read(text: &str) -> Result<Vec<u32>> {
+        let t = text.trim();
+        let bad = |message: String, column: Option<usize>| Error::syntax(message, t, column);
+        if let Some((r, c)) = t.split_once(['x', 'X']) {
+            let (Ok(rows), Ok(cols)) = (r.parse::<u32>(), c.parse::<u32>()) else {
+                return Err(bad(
+                    "a Chomp bar is RxC (12x12) or row lengths, bottom row first (5,5,3)".into(),
+                    None,
+                ));
+            };
+            if rows == 0 || cols == 0 {
+                return Err(bad(
+                    "a Chomp bar has at least one row and one column".into(),
+                    None,
+                ));
+            }
+            return Self::check(vec![cols; rows as usize], t);
+        }
+        let mut rows = Vec::new();
+        let mut at = 0;
+        for part in t.split(',') {
+            match part.trim().parse::<u32>() {
+                Ok(n) => rows.push(n),
+                Err(_) => {
+                    return Err(bad(
+                        "a Chomp position is RxC (12x12) or row lengths, bottom row first (5,5,3)"
+                            .into(),
+                        Some(at),
+                    ))
+                }
+            }
+            at += part.len() + 1;
+        }
+        while rows.last() == Some(&0) {
+            rows.pop();
+        }
+        Self::check(rows, t)
+    }
+
+    fn check(rows: Vec<u32>, text: &str) -> Result<Vec<u32>> {
+        if rows.is_empty() {
+            return Err(Error::invalid(format!(
+                "{text}: the poisoned square is never taken, so the bottom row has at least one square"
+            )));
+        }
+        if rows.windows(2).any(|w| w[1] > w[0]) {
+            return Err(Error::invalid(format!(
+                "{text}: rows (bottom first) never grow upwards in Chomp"
+            )));
+        }
+        if rows.len() as u32 > MAX_ROWS || rows[0] > MAX_COLS {
+            return Err(Error::TooLarge(format!(
+                "Chomp {text} is too large: up to {MAX_ROWS} rows of up to {MAX_COLS} squares (a wide bar plays the same turned: 20x12 for 12x20)"
+            )));
+        }
+        Ok(rows)
+    }
+}
+
+impl Kind for Chomp {
+    /// Whether positions need two words.
+    type Shape = bool;
+
+    fn spec(&self) -> String {
+        "chomp".into()
+    }
+
+    fn parse(&self, text: &str) -> Result<(bool, u128)> {
+        let rows = Chomp::read(text)?;
+        Ok((rows.len() > 16, pack(&rows)))
+    }
+
+    fn read_position(&self, p: &Position) -> Option<(bool, u128)> {
+        let rows: Option<Vec<u32>> = p
+            .as_list()?
+            .iter()
+            .map(|x| x.as_u64().and_then(|n| u32::try_from(n).ok()))
+            .collect();
+        let rows = Chomp::check(rows?, "").ok()?;
+        Some((rows.len() > 16, pack(&rows)))
+    }
+
+    fn to_position(&self, _: bool, pos: u128) -> Position {
+        Position::List(
+            unpack(pos)
+                .into_iter()
+                .map(|r| Position::from(r as u64))
+                .collect(),
+        )
+    }
+
+    fn format(&self, _: bool, pos: u128) -> String {
+        let rows = unpack(pos);
+        if rows.iter().all(|&r| r == rows[0]) {
+            format!("{}x{}", rows.len(), rows[0])
+        } else {
+            rows.iter()
+                .map(|r| r.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        }
+    }
+
+    fn show(&self, _: bool, pos: u128) -> String {
+        let rows = unpack(pos);
+        let width = rows.first().copied().unwrap_or(0);
+        let mut lines = Vec::new();
+        for (i, &r) in rows.iter().enumerate().rev() {
+            let cells: Vec<&str> = (0..r)
+                .map(|j| if i == 0 && j == 0 { "X" } else { "o" })
+                .collect();
+            lines.push(format!("{:>3} {}", i + 1, cells.join(" ")));
+        }
+        let footer: Vec<String> = (1..=width).map(|j| (j % 10).to_string()).collect();
+        lines.push(format!("    {}   (X: poison)", footer.join(" ")));
+        lines.join("\n")
+    }
+
+    fn describe(&self, _: bool, from: u128, to: u128) -> Option<String> {
+        let (a, b) = (unpack(from), unpack(to));
+        let r = (0..a.len()).find(|&i| b.get(i).copied().unwrap_or(0) != a[i])?;
+        let c = b.get(r).copied().unwrap_or(0);
+        Some(format!("take row {} column {}", r + 1, c + 1))
+    }
+
+    fn engine_tag(&self, wide: bool) -> String {
+        format!("chomp {}", if wide { 128 } else { 64 })
+    }
+
+    fn engine(&self, wide: bool, tt_bytes: usize, max_entries: usize) -> Result<Box<dyn Engine>> {
+        Ok(if wide {
+            Box::new(Searcher::new(
+                ChompGame::<u128>::new(),
+                tt_bytes,
+                max_entries,
+            )?)
+        } else {
+            Box::new(Searcher::new(
+                ChompGame::<u64>::new(),
+                tt_bytes,
+                max_entries,
+            )?)
+        })
+    }
+
+    fn table_shapes(&self, size: (u32, u32)) -> Option<crate::search::family::Board<bool>> {
+        Some(
+            (1..=size.0)
+                .map(|r| {
+                    (1..=size.1)
+                        .map(|c| (r > 16, pack(&vec![c; r as usize])))
+                        .collect()
+                })
+                .collect(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_and_transpose() {
+        let g = ChompGame::<u64>::new();
+        let two_by_two = pack(&[2, 2]) as u64;
+        let mut opts = vec![];
+        g.options(two_by_two, &mut opts);
+        // Take (1,2): [1,1]; (2,1): [2]; (2,2): [2,1].
+        let mut got: Vec<Vec<u32>> = opts.iter().map(|&o| unpack(o as u128)).collect();
+        got.sort();
+        assert_eq!(got, vec![vec![1, 1], vec![2], vec![2, 1]]);
+        // [3,1] transposed is [2,1,1].
+        let a = g.canonical(pack(&[3, 1]) as u64);
+        let b = g.canonical(pack(&[2, 1, 1]) as u64);
+        assert_eq!(a, b);
+        assert_eq!(Chomp.format(false, pack(&[5, 5, 3])), "5,5,3");
+        assert_eq!(Chomp.format(false, pack(&[4, 4])), "2x4");
+        assert!(Chomp::read("3,4").is_err());
+        assert!(Chomp::read("0").is_err());
+        assert!(Chomp::read("3x16").is_err());
+        assert_eq!(
+            Chomp.describe(false, pack(&[2, 2]), pack(&[2, 1])).unwrap(),
+            "take row 2 column 2"
+        );
+    }
+}

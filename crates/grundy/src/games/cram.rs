@@ -1,0 +1,424 @@
+//! Cram: players take turns placing a domino on two adjacent empty cells of
+//! a grid; whoever cannot place one loses. (Impartial Domineering: either
+//! player may place a domino either way.)
+//!
+//! A position is the set of empty cells, row by row, in one or two machine
+//! words (`u64` up to 64 cells, `u128` up to 128), so boards beyond 64 cells
+//! such as 5×13, 6×11 and 7×10 are searched too. Regions of empty cells
+//! that do not touch are independent games; each is keyed by the least of
+//! its images under the board's symmetries (mirrors, half turn, and the
+//! transpose where the turned region fits the board's width).
+
+use crate::error::{Error, Result};
+use crate::position::Position;
+use crate::search::family::Kind;
+use crate::search::{Bits, SearchGame};
+use smallvec::SmallVec;
+
+/// The most cells a Cram board may have.
+pub const MAX_CELLS: u32 = 128;
+
+/// Cram on boards `width` cells wide, positions in `B`.
+#[derive(Debug, Clone)]
+pub struct CramGame<B: Bits> {
+    width: u32,
+    /// Cells of the first column.
+    first_col: B,
+    /// Cells of the last column.
+    last_col: B,
+}
+
+impl<B: Bits> CramGame<B> {
+    /// Cram on boards of `width` columns (and as many rows as `B` holds).
+    pub fn new(width: u32) -> Self {
+        assert!((1..=64).contains(&width) && width <= B::WIDTH);
+        let mut first_col = B::ZERO;
+        let mut r = 0;
+        while r + width <= B::WIDTH {
+            first_col |= B::bit(r);
+            r += width;
+        }
+        CramGame {
+            width,
+            first_col,
+            last_col: first_col << (width - 1),
+        }
+    }
+
+    #[inline]
+    fn neighbours(&self, x: B) -> B {
+        let w = self.width;
+        x | ((x << 1) & !self.first_col) | ((x >> 1) & !self.last_col) | (x << w) | (x >> w)
+    }
+
+    /// Cells that start a horizontal domino place (the cell to the right is free too).
+    #[inline]
+    fn horizontal(&self, c: B) -> B {
+        c & (c >> 1) & !self.last_col
+    }
+
+    /// Cells that start a vertical domino place (the cell below is free too).
+    #[inline]
+    fn vertical(&self, c: B) -> B {
+        c & (c >> self.width)
+    }
+
+    fn pack(&self, rows: &[u64]) -> B {
+        let mut x = B::ZERO;
+        for (i, &r) in rows.iter().enumerate() {
+            x |= B::from_u128(r as u128) << (i as u32 * self.width);
+        }
+        x
+    }
+}
+
+impl<B: Bits> SearchGame for CramGame<B> {
+    type Pos = B;
+
+    fn split(&self, pos: B, out: &mut Vec<B>) {
+        let mut rest = pos;
+        while rest != B::ZERO {
+            let mut region = rest.lowest_bit();
+            loop {
+                let grown = self.neighbours(region) & rest;
+                if grown == region {
+                    break;
+                }
+                region = grown;
+            }
+            rest &= !region;
+            if self.horizontal(region) | self.vertical(region) != B::ZERO {
+                out.push(region);
+            }
+        }
+    }
+
+    fn options(&self, c: B, out: &mut Vec<B>) {
+        let two = B::ONE | (B::ONE << 1);
+        for i in self.horizontal(c).members() {
+            out.push(c & !(two << i));
+        }
+        let w = self.width;
+        for i in self.vertical(c).members() {
+            out.push(c & !(B::bit(i) | B::bit(i + w)));
+        }
+    }
+
+    fn canonical(&self, c: B) -> B {
+        let w = self.width;
+        let r0 = c.lowest() / w;
+        let r1 = (c.end() - 1) / w;
+        let h = (r1 - r0 + 1) as usize;
+        let row_mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
+        let mut rows: SmallVec<[u64; 16]> = SmallVec::with_capacity(h);
+        let mut cols_used = 0u64;
+        for i in 0..h as u32 {
+            let r = (c >> ((r0 + i) * w)).low_u64() & row_mask;
+            cols_used |= r;
+            rows.push(r);
+        }
+        let c0 = cols_used.trailing_zeros();
+        let wd = 64 - cols_used.leading_zeros() - c0;
+        for r in rows.iter_mut() {
+            *r >>= c0;
+        }
+        let flip = |r: u64, width: u32| r.reverse_bits() >> (64 - width);
+        let mut best = self.pack(&rows);
+        let mut consider = |rows: &[u64], width: u32| {
+            let a = self.pack(rows);
+            let mirrored: SmallVec<[u64; 16]> = rows.iter().map(|&r| flip(r, width)).collect();
+            let b = self.pack(&mirrored);
+            let up: SmallVec<[u64; 16]> = rows.iter().rev().copied().collect();
+            let c = self.pack(&up);
+            let both: SmallVec<[u64; 16]> = mirrored.iter().rev().copied().collect();
+            let d = self.pack(&both);
+            best = best.min(a).min(b).min(c).min(d);
+        };
+        consider(&rows, wd);
+        // The transpose: wd rows of h cells, if that fits the board.
+        if h as u32 <= w && wd * w <= B::WIDTH {
+            let mut cols: SmallVec<[u64; 16]> = SmallVec::with_capacity(wd as usize);
+            for j in 0..wd {
+                let mut col = 0u64;
+                for (i, &r) in rows.iter().enumerate() {
+                    col |= ((r >> j) & 1) << i;
+                }
+                cols.push(col);
+            }
+            consider(&cols, h as u32);
+        }
+        best
+    }
+}
+
+/// The family `cram`: boards of any size up to 128 cells.
+#[derive(Debug, Clone, Default)]
+pub struct Cram;
+
+/// A Cram board's shape: rows and columns.
+pub type Shape = (u32, u32);
+
+impl Cram {
+    fn parse_board(text: &str) -> Result<(Shape, u128)> {
+        let t = text.trim();
+        if let Some((r, c)) = t.split_once(['x', 'X']) {
+            if r.bytes().all(|b| b.is_ascii_digit()) && c.bytes().all(|b| b.is_ascii_digit()) {
+                let (rows, cols) = match (r.parse::<u32>(), c.parse::<u32>()) {
+                    (Ok(a), Ok(b)) if a >= 1 && b >= 1 => (a, b),
+                    _ => {
+                        return Err(Error::syntax(
+                            "a Cram board is RxC with R, C >= 1 (5x8), or rows of `.` and `#` joined by `/`",
+                            t,
+                            None,
+                        ))
+                    }
+                };
+                check_size(rows, cols, t)?;
+                let n = rows * cols;
+                let cells = if n == 128 {
+                    u128::MAX
+                } else {
+                    (1u128 << n) - 1
+                };
+                return Ok(((rows, cols), cells));
+            }
+        }
+        let rows: Vec<&str> = t.split('/').collect();
+        let cols = rows[0].chars().count() as u32;
+        if cols == 0 {
+            return Err(Error::syntax(
+                "a Cram board is RxC (5x8), or rows of `.` (empty) and `#` (filled) joined by `/` (../.#)",
+                t,
+                Some(0),
+            ));
+        }
+        let mut cells = 0u128;
+        let mut at = 0usize;
+        for (i, row) in rows.iter().enumerate() {
+            if row.chars().count() as u32 != cols {
+                return Err(Error::syntax(
+                    format!("every row of a Cram board has the same length: row {} has {} cells, the first has {cols}", i + 1, row.chars().count()),
+                    t,
+                    Some(at),
+                ));
+            }
+            check_size(rows.len() as u32, cols, t)?;
+            for (j, ch) in row.chars().enumerate() {
+                match ch {
+                    '.' => cells |= 1u128 << (i as u32 * cols + j as u32),
+                    '#' => {}
+                    _ => {
+                        return Err(Error::syntax(
+                            "a Cram board's cells are `.` (empty) or `#` (filled)",
+                            t,
+                            Some(at + j),
+                        ))
+                    }
+                }
+            }
+            at += row.chars().count() + 1;
+        }
+        Ok(((rows.len() as u32, cols), cells))
+    }
+
+    fn rows_text(shape: Shape, cells: u128) -> String {
+        let (r, c) = shape;
+        (0..r)
+            .map(|i| {
+                (0..c)
+                    .map(|j| {
+                        if cells >> (i * c + j) & 1 == 1 {
+                            '.'
+                        } else {
+                            '#'
+                        }
+                    })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+}
+
+fn check_size(rows: u32, cols: u32, text: &str) -> Result<()> {
+    if (rows as u64) * (cols as u64) > MAX_CELLS as u64 || cols > 64 {
+        return Err(Error::TooLarge(format!(
+            "Cram board {text} has {} cells; boards up to {MAX_CELLS} cells (and 64 columns) can be searched",
+            rows as u64 * cols as u64
+        )));
+    }
+    Ok(())
+}
+
+/// A cell's name: column letter, row number from the top (`b3`).
+fn cell_name(shape: Shape, i: u32) -> String {
+    let col = i % shape.1;
+    let row = i / shape.1;
+    let letters = if col < 26 {
+        ((b'a' + col as u8) as char).to_string()
+    } else {
+        format!(
+            "{}{}",
+            (b'a' + (col / 26 - 1) as u8) as char,
+            (b'a' + (col % 26) as u8) as char
+        )
+    };
+    format!("{letters}{}", row + 1)
+}
+
+impl Kind for Cram {
+    type Shape = Shape;
+
+    fn spec(&self) -> String {
+        "cram".into()
+    }
+
+    fn parse(&self, text: &str) -> Result<(Shape, u128)> {
+        Cram::parse_board(text)
+    }
+
+    fn read_position(&self, p: &Position) -> Option<(Shape, u128)> {
+        Cram::parse_board(p.as_text()?).ok()
+    }
+
+    fn to_position(&self, shape: Shape, cells: u128) -> Position {
+        Position::Text(Cram::rows_text(shape, cells))
+    }
+
+    fn format(&self, shape: Shape, cells: u128) -> String {
+        let n = shape.0 * shape.1;
+        let full = if n == 128 {
+            u128::MAX
+        } else {
+            (1u128 << n) - 1
+        };
+        if cells == full {
+            format!("{}x{}", shape.0, shape.1)
+        } else {
+            Cram::rows_text(shape, cells)
+        }
+    }
+
+    fn show(&self, shape: Shape, cells: u128) -> String {
+        let (r, c) = shape;
+        let mut out = String::from("   ");
+        for j in 0..c {
+            let name = cell_name(shape, j);
+            out.push_str(&format!(" {}", &name[..name.len() - 1]));
+        }
+        for i in 0..r {
+            out.push_str(&format!("\n{:>3}", i + 1));
+            for j in 0..c {
+                let free = cells >> (i * c + j) & 1 == 1;
+                out.push_str(if free { " ." } else { " #" });
+            }
+        }
+        out
+    }
+
+    fn describe(&self, shape: Shape, from: u128, to: u128) -> Option<String> {
+        let placed = from & !to;
+        if placed.count_ones() != 2 {
+            return None;
+        }
+        let a = placed.trailing_zeros();
+        let b = 127 - placed.leading_zeros();
+        Some(format!(
+            "domino {}-{}",
+            cell_name(shape, a),
+            cell_name(shape, b)
+        ))
+    }
+
+    fn engine_tag(&self, shape: Shape) -> String {
+        format!("cram {}x{}", shape.0, shape.1)
+    }
+
+    fn engine(
+        &self,
+        shape: Shape,
+        tt_bytes: usize,
+        max_entries: usize,
+    ) -> Result<Box<dyn crate::search::family::Engine>> {
+        let cells = shape.0 * shape.1;
+        Ok(if cells <= 64 {
+            Box::new(crate::search::Searcher::new(
+                CramGame::<u64>::new(shape.1),
+                tt_bytes,
+                max_entries,
+            )?)
+        } else {
+            Box::new(crate::search::Searcher::new(
+                CramGame::<u128>::new(shape.1),
+                tt_bytes,
+                max_entries,
+            )?)
+        })
+    }
+
+    fn table_shapes(&self, size: (u32, u32)) -> Option<crate::search::family::Board<Shape>> {
+        let (r, c) = size;
+        Some(
+            (1..=r)
+                .map(|i| {
+                    (1..=c)
+                        .map(|j| {
+                            let n = i * j;
+                            let full = if n == 128 {
+                                u128::MAX
+                            } else {
+                                (1u128 << n) - 1
+                            };
+                            ((i, j), full)
+                        })
+                        .collect()
+                })
+                .collect(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regions_moves_and_symmetry() {
+        let g = CramGame::<u64>::new(4);
+        // 3x4 board, all empty.
+        let full = (1u64 << 12) - 1;
+        let mut comps = vec![];
+        g.split(full, &mut comps);
+        assert_eq!(comps, [full]);
+        let mut opts = vec![];
+        g.options(full, &mut opts);
+        assert_eq!(opts.len(), 3 * 3 + 2 * 4);
+        // Cells 0, 4 and 8 form a column; cell 3 is alone and has no move.
+        comps.clear();
+        g.split(0b0001_0001_1001, &mut comps);
+        assert_eq!(comps, [0b0001_0001_0001]);
+        // A domino-shaped region anywhere, either way round, has one key.
+        let h = g.canonical(0b0110 << 4);
+        let v = g.canonical((1 << 2) | (1 << 6));
+        assert_eq!(h, v);
+        assert_eq!(h, 0b11);
+    }
+
+    #[test]
+    fn boards_read_and_write() {
+        let c = Cram;
+        let (shape, cells) = c.parse("2x3").unwrap();
+        assert_eq!((shape, cells), ((2, 3), 0b111111));
+        assert_eq!(c.format(shape, cells), "2x3");
+        let (shape, cells) = c.parse("..#/...").unwrap();
+        assert_eq!(c.format(shape, cells), "..#/...");
+        assert!(c.parse("../.").is_err());
+        assert!(c.parse("..x").is_err());
+        assert!(c.parse("12x12").is_err());
+        assert!(c.parse("0x3").is_err());
+        assert_eq!(
+            c.describe((2, 3), 0b111111, 0b111100).unwrap(),
+            "domino a1-b1"
+        );
+    }
+}

@@ -1,0 +1,151 @@
+//! Sets of cells or vertices in one or two machine words: the positions of
+//! the search solver. A board of up to 64 cells runs on `u64`, one of up to
+//! 128 on `u128`; the solver and the games are written once over [`Bits`].
+
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Shl, Shr};
+
+/// A fixed-width set of small integers, as an unsigned integer.
+pub trait Bits:
+    Copy
+    + Eq
+    + Ord
+    + Hash
+    + Debug
+    + Default
+    + Send
+    + Sync
+    + 'static
+    + BitAnd<Output = Self>
+    + BitAndAssign
+    + BitOr<Output = Self>
+    + BitOrAssign
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+{
+    /// How many members the set can have.
+    const WIDTH: u32;
+    /// The empty set.
+    const ZERO: Self;
+    /// The set {0}.
+    const ONE: Self;
+    /// How many members.
+    fn count(self) -> u32;
+    /// The smallest member (`WIDTH` if empty).
+    fn lowest(self) -> u32;
+    /// The largest member plus one (0 if empty).
+    fn end(self) -> u32;
+    /// Whether `i` is a member.
+    #[inline]
+    fn has(self, i: u32) -> bool {
+        (self >> i) & Self::ONE != Self::ZERO
+    }
+    /// The set {i}.
+    #[inline]
+    fn bit(i: u32) -> Self {
+        Self::ONE << i
+    }
+    /// The set without its smallest member.
+    fn clear_lowest(self) -> Self;
+    /// The set's smallest member alone.
+    fn lowest_bit(self) -> Self;
+    /// Widened to 128 bits (for files and hashing).
+    fn to_u128(self) -> u128;
+    /// Narrowed from 128 bits.
+    fn from_u128(x: u128) -> Self;
+    /// The low 64 bits.
+    fn low_u64(self) -> u64;
+    /// A well-mixed 64-bit hash.
+    #[inline]
+    fn mix(self) -> u64 {
+        let x = self.to_u128();
+        let folded = (x as u64) ^ ((x >> 64) as u64).rotate_left(29);
+        let h = folded.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^ (h >> 29)
+    }
+    /// The members in increasing order.
+    #[inline]
+    fn members(self) -> Members<Self> {
+        Members(self)
+    }
+}
+
+/// The members of a [`Bits`] set, smallest first.
+pub struct Members<B>(B);
+
+impl<B: Bits> Iterator for Members<B> {
+    type Item = u32;
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        if self.0 == B::ZERO {
+            return None;
+        }
+        let i = self.0.lowest();
+        self.0 = self.0.clear_lowest();
+        Some(i)
+    }
+}
+
+macro_rules! bits_impl {
+    ($t:ty) => {
+        impl Bits for $t {
+            const WIDTH: u32 = <$t>::BITS;
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            #[inline]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline]
+            fn lowest(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline]
+            fn end(self) -> u32 {
+                <$t>::BITS - self.leading_zeros()
+            }
+            #[inline]
+            fn clear_lowest(self) -> Self {
+                self & self.wrapping_sub(1)
+            }
+            #[inline]
+            fn lowest_bit(self) -> Self {
+                self & self.wrapping_neg()
+            }
+            #[inline]
+            fn to_u128(self) -> u128 {
+                self as u128
+            }
+            #[inline]
+            fn from_u128(x: u128) -> Self {
+                x as $t
+            }
+            #[inline]
+            fn low_u64(self) -> u64 {
+                self as u64
+            }
+        }
+    };
+}
+
+bits_impl!(u64);
+bits_impl!(u128);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn members_and_ends() {
+        let s: u128 = (1 << 3) | (1 << 70) | 1;
+        assert_eq!(s.members().collect::<Vec<_>>(), [0, 3, 70]);
+        assert_eq!(s.end(), 71);
+        assert_eq!(s.count(), 3);
+        assert!(s.has(70) && !s.has(69));
+        assert_eq!(0u64.end(), 0);
+        assert_eq!(u64::bit(5).lowest_bit(), 32);
+    }
+}

@@ -1,0 +1,511 @@
+//! Nimbers of one big position by search: Cram boards, Chomp, Node-Kayles.
+//!
+//! Heap games have dense tables; a board of forty cells does not (2^40
+//! subsets). This solver finds the nimber of one position by depth-first
+//! search with the methods of the field's record computations:
+//!
+//! - **Decomposition**: a position falls apart into independent components
+//!   (regions of a Cram board, pieces of a graph) whose nimbers add by XOR
+//!   (Sprague–Grundy). Components without moves are dropped.
+//! - **Canonical forms**: each component is keyed by a representative of its
+//!   symmetry class ([`SearchGame::canonical`]): a Cram region moved to the
+//!   corner and turned the way that gives the least key, a Chomp diagram or
+//!   its transpose.
+//! - **Nimber search by tests, not by mex**: the nimber of a component C is
+//!   the least k for which C + *k is a second-player win, and that test
+//!   needs only *one* option of each kind as a witness: C has nimber k if no
+//!   option has nimber k and, for each j < k, C's nimber is not j. A sum
+//!   option is tested by computing the exact nimbers of all its components
+//!   but the largest and testing the largest against the rest's XOR.
+//!   This is the method of J. Lemoine and S. Viennot, *Nimbers are
+//!   inevitable*, Theoretical Computer Science 462 (2012) 70–79, which
+//!   P. Beling and M. Rogalski, *On pruning search trees of impartial
+//!   games*, Artificial Intelligence 283 (2020) 103262, compare with mex
+//!   search and improve. From the latter we take the bound that a nimber is
+//!   at most the number of options (a test for a larger k fails at once)
+//!   and the pruning by knowledge kept between tests: every failed test
+//!   leaves "not k" in the table, so later tests of the same component skip
+//!   the values already excluded.
+//! - **Enhanced transposition cutoffs**: before searching any option, all
+//!   options are first looked up in the table; one already known to have
+//!   the wanted nimber ends the test without search, and options known not
+//!   to are skipped. Options left to search go smallest first.
+//! - **A transposition table** with a memory budget and replacement
+//!   ([`table::Table`]), saved to a file now and then and on Ctrl-C, and
+//!   loaded again, so that runs of hours resume where they stopped.
+//!
+//! The memo [`Solver`](crate::solve::Solver) stays the reference: property
+//! tests check this search against it on every small board.
+
+pub mod bits;
+pub mod family;
+pub mod table;
+
+pub use bits::Bits;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use table::{Table, NOT_BITS};
+
+/// A game whose positions are sets of cells or vertices, solved by search.
+pub trait SearchGame: Send {
+    /// A position: the set of cells still free, of vertices still there.
+    type Pos: Bits;
+
+    /// Appends the independent components of `pos` that have moves; the
+    /// rest have nimber 0 and are left out.
+    fn split(&self, pos: Self::Pos, out: &mut Vec<Self::Pos>);
+
+    /// Appends the position after each move of the component `pos` (not
+    /// yet split).
+    fn options(&self, pos: Self::Pos, out: &mut Vec<Self::Pos>);
+
+    /// The representative of `pos`'s symmetry class: the table key.
+    fn canonical(&self, pos: Self::Pos) -> Self::Pos {
+        pos
+    }
+
+    /// A measure of a component's size: the largest of a sum is searched,
+    /// the others are computed exactly.
+    fn size(&self, pos: Self::Pos) -> u32 {
+        pos.count()
+    }
+}
+
+/// Why a search stopped before its answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stop {
+    /// The stop flag was set (Ctrl-C, a time budget).
+    Interrupted,
+    /// More positions were searched than allowed.
+    Budget(u64),
+    /// Saving the table failed.
+    Io(String),
+}
+
+/// How far a search has come.
+#[derive(Debug, Clone, Copy)]
+pub struct Stats {
+    /// Positions searched (tests started).
+    pub nodes: u64,
+    /// Entries in the table.
+    pub entries: usize,
+    /// The most entries the table may hold.
+    pub capacity: usize,
+    /// Entries replaced because the table was full.
+    pub replaced: u64,
+    /// Time spent searching.
+    pub elapsed: Duration,
+}
+
+type R<T> = std::result::Result<T, Stop>;
+
+/// Where and how often to save the table.
+pub struct Saving {
+    /// The file.
+    pub path: PathBuf,
+    /// The game's spec, written in the file and checked on loading.
+    pub spec: String,
+    /// Time between saves.
+    pub every: Duration,
+}
+
+/// The search solver for one game.
+pub struct Searcher<G: SearchGame> {
+    game: G,
+    tt: Table<G::Pos>,
+    nodes: u64,
+    max_nodes: u64,
+    pool: Vec<Vec<G::Pos>>,
+    stop: Option<Arc<AtomicBool>>,
+    progress: Option<Box<dyn FnMut(Stats)>>,
+    saving: Option<Saving>,
+    started: Instant,
+    last_report: Instant,
+    last_save: Instant,
+}
+
+impl<G: SearchGame> Searcher<G> {
+    /// A solver with a table of at most `tt_bytes` bytes and `max_entries` entries.
+    pub fn new(game: G, tt_bytes: usize, max_entries: usize) -> crate::Result<Self> {
+        let now = Instant::now();
+        Ok(Searcher {
+            game,
+            tt: Table::new(tt_bytes, max_entries)?,
+            nodes: 0,
+            max_nodes: u64::MAX,
+            pool: Vec::new(),
+            stop: None,
+            progress: None,
+            saving: None,
+            started: now,
+            last_report: now,
+            last_save: now,
+        })
+    }
+
+    /// The game.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// Stops the search (with [`Stop::Interrupted`]) once `flag` is set.
+    pub fn set_stop_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = Some(flag);
+    }
+
+    /// Stops the search (with [`Stop::Budget`]) after `max` more positions.
+    pub fn set_max_nodes(&mut self, max: u64) {
+        self.max_nodes = self.nodes.saturating_add(max);
+    }
+
+    /// Reports [`Stats`] about twice a second while searching.
+    pub fn set_progress(&mut self, report: Box<dyn FnMut(Stats)>) {
+        self.progress = Some(report);
+    }
+
+    /// Saves the table now and then while searching (see [`Self::save`]).
+    pub fn set_saving(&mut self, saving: Saving) {
+        self.saving = Some(saving);
+    }
+
+    /// Loads a table saved before; the number of entries read, if the file exists.
+    pub fn load(&mut self) -> crate::Result<Option<usize>> {
+        match &self.saving {
+            Some(s) => self.tt.load(&s.path, &s.spec),
+            None => Ok(None),
+        }
+    }
+
+    /// Saves the table to the configured file, if any.
+    pub fn save(&mut self) -> crate::Result<()> {
+        if let Some(s) = &self.saving {
+            self.tt.save(&s.path, &s.spec)?;
+            self.last_save = Instant::now();
+        }
+        Ok(())
+    }
+
+    /// The statistics so far.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            nodes: self.nodes,
+            entries: self.tt.len(),
+            capacity: self.tt.capacity(),
+            replaced: self.tt.replaced(),
+            elapsed: self.started.elapsed(),
+        }
+    }
+
+    /// The nimber of a position (a sum of its components).
+    pub fn nimber(&mut self, pos: G::Pos) -> R<u32> {
+        self.check()?;
+        let mut comps = self.take();
+        self.game.split(pos, &mut comps);
+        let mut x = 0;
+        let mut result = Ok(());
+        for &c in &comps {
+            match self.component_nimber(self.game.canonical(c)) {
+                Ok(v) => x ^= v,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        self.give(comps);
+        result.map(|_| x)
+    }
+
+    /// Whether a position has nimber `k`: with pruning, cheaper than
+    /// [`Self::nimber`] when the answer is no (used for winning moves).
+    pub fn has_nimber(&mut self, pos: G::Pos, k: u32) -> R<bool> {
+        self.check()?;
+        let mut comps = self.take();
+        self.game.split(pos, &mut comps);
+        for c in comps.iter_mut() {
+            *c = self.game.canonical(*c);
+        }
+        let result = self.sum_is(&mut comps, k);
+        self.give(comps);
+        result
+    }
+
+    fn take(&mut self) -> Vec<G::Pos> {
+        self.pool.pop().unwrap_or_default()
+    }
+
+    fn give(&mut self, mut v: Vec<G::Pos>) {
+        v.clear();
+        self.pool.push(v);
+    }
+
+    #[inline]
+    fn tick(&mut self) -> R<()> {
+        self.nodes += 1;
+        if self.nodes & 0xFFF == 0 || self.nodes >= self.max_nodes {
+            self.check()?;
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn check(&mut self) -> R<()> {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            return Err(Stop::Interrupted);
+        }
+        if self.nodes >= self.max_nodes {
+            return Err(Stop::Budget(self.nodes));
+        }
+        if self.progress.is_some() && self.last_report.elapsed() >= Duration::from_millis(500) {
+            self.last_report = Instant::now();
+            let stats = self.stats();
+            if let Some(report) = self.progress.as_mut() {
+                report(stats);
+            }
+        }
+        if let Some(s) = &self.saving {
+            if self.last_save.elapsed() >= s.every {
+                self.save().map_err(|e| Stop::Io(e.to_string()))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The nimber of one canonical component.
+    fn component_nimber(&mut self, c: G::Pos) -> R<u32> {
+        let known = self.tt.get(c);
+        if let Some(v) = known.exact {
+            return Ok(v);
+        }
+        for k in 0..NOT_BITS {
+            if known.not & (1 << k) != 0 {
+                continue;
+            }
+            if self.is_nimber(c, k)? {
+                return Ok(k);
+            }
+        }
+        self.mex(c)
+    }
+
+    /// The nimber of a component by the plain mex of every option's nimber
+    /// (for nimbers beyond the table's "not" bits, rare in these games).
+    fn mex(&mut self, c: G::Pos) -> R<u32> {
+        self.tick()?;
+        let start = self.nodes;
+        let mut options = self.take();
+        self.game.options(c, &mut options);
+        let mut seen = vec![false; options.len() + 1];
+        let mut result = Ok(());
+        for &o in &options {
+            match self.nimber(o) {
+                Ok(v) => {
+                    if let Some(s) = seen.get_mut(v as usize) {
+                        *s = true;
+                    }
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        self.give(options);
+        result?;
+        let v = seen
+            .iter()
+            .position(|s| !s)
+            .expect("a slot past the options") as u32;
+        self.tt.set_exact(c, v, self.nodes - start);
+        Ok(v)
+    }
+
+    /// Whether the sum of canonical components `comps` has nimber `k`.
+    /// Reorders `comps`.
+    fn sum_is(&mut self, comps: &mut [G::Pos], k: u32) -> R<bool> {
+        if comps.is_empty() {
+            return Ok(k == 0);
+        }
+        // Exact nimbers of all but the largest; the largest is tested.
+        let game = &self.game;
+        comps.sort_unstable_by_key(|&c| game.size(c));
+        let (last, rest) = comps.split_last().expect("not empty");
+        let mut x = k;
+        for &c in rest {
+            x ^= self.component_nimber(c)?;
+        }
+        self.is_nimber(*last, x)
+    }
+
+    /// Whether the canonical component `c` has nimber `k`.
+    fn is_nimber(&mut self, c: G::Pos, k: u32) -> R<bool> {
+        let known = self.tt.get(c);
+        if let Some(v) = known.exact {
+            return Ok(v == k);
+        }
+        if k >= NOT_BITS {
+            return Ok(self.mex(c)? == k);
+        }
+        if known.not & (1 << k) != 0 {
+            return Ok(false);
+        }
+        self.tick()?;
+        let start = self.nodes;
+        let mut options = self.take();
+        self.game.options(c, &mut options);
+        if (options.len() as u32) < k {
+            // A nimber is at most the number of options (Beling–Rogalski's bound).
+            self.give(options);
+            self.tt.set_not(c, k, 1);
+            return Ok(false);
+        }
+        let found = self.some_option_is(&options, k);
+        self.give(options);
+        if found? {
+            self.tt.set_not(c, k, self.nodes - start);
+            return Ok(false);
+        }
+        // No option has nimber k, so c's nimber is at most k: it is k
+        // exactly when it is none of the smaller values.
+        for j in 0..k {
+            if self.is_nimber(c, j)? {
+                return Ok(false);
+            }
+        }
+        self.tt.set_exact(c, k, self.nodes - start);
+        Ok(true)
+    }
+
+    /// Whether some position in `options` has nimber `k`.
+    fn some_option_is(&mut self, options: &[G::Pos], k: u32) -> R<bool> {
+        // Pass 1: what the table settles alone. Components of each option
+        // are kept, canonical, in `flat`; `open` lists options to search.
+        let mut flat = self.take();
+        let mut open: Vec<(u32, u32, u32)> = Vec::new(); // (start, end, cost)
+        let mut scratch = self.take();
+        for &o in options {
+            scratch.clear();
+            self.game.split(o, &mut scratch);
+            let start = flat.len();
+            let mut x = k;
+            let mut unknown = 0u32;
+            let mut cost = 0u32;
+            let mut last_unknown = None;
+            for &c in &scratch {
+                let c = self.game.canonical(c);
+                match self.tt.get(c).exact {
+                    Some(v) => x ^= v,
+                    None => {
+                        unknown += 1;
+                        cost = cost.max(self.game.size(c));
+                        last_unknown = Some(c);
+                        flat.push(c);
+                    }
+                }
+            }
+            match (unknown, last_unknown) {
+                (0, _) if x == 0 => {
+                    self.give(flat);
+                    self.give(scratch);
+                    return Ok(true);
+                }
+                (0, _) => {}
+                (1, Some(u)) if x < NOT_BITS && self.tt.get(u).not & (1 << x) != 0 => {
+                    flat.truncate(start);
+                }
+                _ => {
+                    // The known part's XOR rides along as a pseudo-entry.
+                    open.push((start as u32, flat.len() as u32, cost));
+                    flat.push(G::Pos::from_u128(x as u128));
+                }
+            }
+        }
+        self.give(scratch);
+        // Pass 2: search, cheapest options first.
+        open.sort_unstable_by_key(|&(_, _, cost)| cost);
+        let mut result = Ok(false);
+        for &(start, end, _) in &open {
+            let (start, end) = (start as usize, end as usize);
+            let x = flat[end].to_u128() as u32;
+            match self.sum_is(&mut flat[start..end], x) {
+                Ok(true) => {
+                    result = Ok(true);
+                    break;
+                }
+                Ok(false) => {}
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        self.give(flat);
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Kayles on a row of pins as a bit set: a move knocks down one pin or
+    /// two adjacent ones; runs of pins are the components.
+    struct RowKayles;
+
+    impl SearchGame for RowKayles {
+        type Pos = u64;
+        fn split(&self, pos: u64, out: &mut Vec<u64>) {
+            let mut rest = pos;
+            while rest != 0 {
+                // The lowest run of ones: adding its lowest bit clears it.
+                let run = rest & !rest.wrapping_add(rest.lowest_bit());
+                out.push(run >> run.trailing_zeros());
+                rest &= !run;
+            }
+        }
+        fn options(&self, pos: u64, out: &mut Vec<u64>) {
+            for i in pos.members() {
+                out.push(pos & !(1 << i));
+                if pos.has(i + 1) {
+                    out.push(pos & !(3 << i));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn kayles_rows_match_oeis_a002186() {
+        // OEIS A002186: Grundy values of Kayles.
+        let expected = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2];
+        let mut s = Searcher::new(RowKayles, 1 << 20, usize::MAX).unwrap();
+        for (n, &v) in expected.iter().enumerate() {
+            let pos = if n == 0 { 0 } else { (1u64 << n) - 1 };
+            assert_eq!(s.nimber(pos).unwrap(), v, "Kayles {n}");
+            for k in 0..8 {
+                assert_eq!(s.has_nimber(pos, k).unwrap(), k == v);
+            }
+        }
+        // Rows of 3 and 4 pins with a gap: G(3) ^ G(4) = 3 ^ 1.
+        assert_eq!(s.nimber(0b1111_0111).unwrap(), 3 ^ 1);
+    }
+
+    #[test]
+    fn stops_on_the_flag_and_the_budget() {
+        let mut s = Searcher::new(RowKayles, 1 << 20, usize::MAX).unwrap();
+        let flag = Arc::new(AtomicBool::new(true));
+        s.set_stop_flag(flag.clone());
+        assert_eq!(s.nimber((1 << 60) - 1), Err(Stop::Interrupted));
+        flag.store(false, Ordering::Relaxed);
+        s.set_max_nodes(100);
+        assert!(matches!(s.nimber((1 << 60) - 1), Err(Stop::Budget(_))));
+        s.set_max_nodes(u64::MAX);
+        assert_eq!(s.nimber((1 << 20) - 1), Ok(1)); // OEIS A002186
+    }
+}

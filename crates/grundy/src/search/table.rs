@@ -1,0 +1,356 @@
+//! The transposition table of the search solver: what is known of each
+//! component met so far, in a fixed memory budget.
+//!
+//! Each entry holds a component's canonical key and one word of knowledge:
+//! its exact nimber if known, a mask of the small nimbers it is known *not*
+//! to have (what a failed "is G + *k a second-player win?" test leaves), and
+//! the rough amount of work the entry cost (log2 of the positions searched).
+//! The table is open-addressed in buckets of four slots. It starts small and
+//! doubles while under budget; once at its budget, a new entry replaces the
+//! cheapest one in its bucket, so the most expensive knowledge survives and
+//! memory never grows past what was allowed.
+//!
+//! Tables are saved to and loaded from files (atomic, checksummed) so that a
+//! search of hours survives Ctrl-C and crashes.
+
+use super::bits::Bits;
+use crate::error::{Error, Result};
+use std::path::Path;
+
+const WAYS: usize = 4;
+const USED: u64 = 1 << 63;
+const NOT_MASK: u64 = 0xFFFF_FFFF;
+const EXACT_SHIFT: u32 = 32;
+const WORK_SHIFT: u32 = 48;
+
+/// The largest nimber an entry records exactly (larger ones are recomputed).
+pub const MAX_EXACT: u32 = 0xFFFE;
+/// Nimbers below this can be recorded as excluded.
+pub const NOT_BITS: u32 = 32;
+
+/// What the table knows of one component.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Knowledge {
+    /// The nimber, if known.
+    pub exact: Option<u32>,
+    /// Bit k set: the nimber is known not to be k (k < 32).
+    pub not: u32,
+}
+
+/// A transposition table with a memory budget and a replacement policy.
+pub struct Table<K: Bits> {
+    keys: Vec<K>,
+    meta: Vec<u64>,
+    buckets_mask: usize,
+    len: usize,
+    max_slots: usize,
+    replaced: u64,
+}
+
+/// Bytes one slot takes for keys of type `K`.
+pub fn slot_bytes<K: Bits>() -> usize {
+    std::mem::size_of::<K>() + 8
+}
+
+impl<K: Bits> Table<K> {
+    /// A table that will use at most `bytes` of memory and `max_entries` slots.
+    pub fn new(bytes: usize, max_entries: usize) -> Result<Self> {
+        let by_bytes = bytes / slot_bytes::<K>();
+        let cap = by_bytes.min(max_entries.max(WAYS));
+        if cap < 1024 {
+            return Err(Error::invalid(format!(
+                "a transposition table of {bytes} bytes holds too few positions to search; give --tt-size at least {}",
+                1024 * slot_bytes::<K>()
+            )));
+        }
+        // The largest power-of-two number of buckets within budget.
+        let max_buckets = 1usize << (usize::BITS - 1 - (cap / WAYS).leading_zeros());
+        let max_slots = max_buckets * WAYS;
+        let start = max_slots.min(1 << 14);
+        Ok(Table {
+            keys: vec![K::ZERO; start],
+            meta: vec![0; start],
+            buckets_mask: start / WAYS - 1,
+            len: 0,
+            max_slots,
+            replaced: 0,
+        })
+    }
+
+    /// Entries held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing is held.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Entries replaced since the start because the table was full.
+    pub fn replaced(&self) -> u64 {
+        self.replaced
+    }
+
+    /// The most entries the budget allows.
+    pub fn capacity(&self) -> usize {
+        self.max_slots
+    }
+
+    #[inline]
+    fn bucket(&self, key: K) -> usize {
+        (key.mix() as usize & self.buckets_mask) * WAYS
+    }
+
+    /// What is known of `key`.
+    #[inline]
+    pub fn get(&self, key: K) -> Knowledge {
+        let b = self.bucket(key);
+        for i in b..b + WAYS {
+            let m = self.meta[i];
+            if m & USED != 0 && self.keys[i] == key {
+                return decode(m);
+            }
+        }
+        Knowledge::default()
+    }
+
+    /// Records that `key` has nimber `nimber`; `work` is the positions it cost.
+    pub fn set_exact(&mut self, key: K, nimber: u32, work: u64) {
+        if nimber > MAX_EXACT {
+            return;
+        }
+        self.update(key, work, |m| {
+            (m & !(0xFFFF << EXACT_SHIFT)) | (((nimber as u64) + 1) << EXACT_SHIFT)
+        });
+    }
+
+    /// Records that `key` does not have nimber `k`.
+    pub fn set_not(&mut self, key: K, k: u32, work: u64) {
+        if k >= NOT_BITS {
+            return;
+        }
+        self.update(key, work, |m| m | (1 << k));
+    }
+
+    fn update(&mut self, key: K, work: u64, change: impl Fn(u64) -> u64) {
+        let work = (64 - work.leading_zeros()) as u64; // log2, 0..=64
+        loop {
+            let b = self.bucket(key);
+            let mut free = None;
+            let mut cheapest = b;
+            let mut cheapest_work = u64::MAX;
+            for i in b..b + WAYS {
+                let m = self.meta[i];
+                if m & USED == 0 {
+                    free.get_or_insert(i);
+                    continue;
+                }
+                if self.keys[i] == key {
+                    let old_work = (m >> WORK_SHIFT) & 0x7F;
+                    let new = change(m);
+                    self.meta[i] =
+                        (new & !(0x7F << WORK_SHIFT)) | (old_work.max(work) << WORK_SHIFT);
+                    return;
+                }
+                let w = (m >> WORK_SHIFT) & 0x7F;
+                if w < cheapest_work {
+                    cheapest_work = w;
+                    cheapest = i;
+                }
+            }
+            if let Some(i) = free {
+                if self.len * 4 >= self.keys.len() * 3 && self.keys.len() < self.max_slots {
+                    self.grow();
+                    continue;
+                }
+                self.keys[i] = key;
+                self.meta[i] = change(USED) | (work << WORK_SHIFT);
+                self.len += 1;
+                return;
+            }
+            if self.keys.len() < self.max_slots {
+                self.grow();
+                continue;
+            }
+            self.replaced += 1;
+            self.keys[cheapest] = key;
+            self.meta[cheapest] = change(USED) | (work << WORK_SHIFT);
+            return;
+        }
+    }
+
+    fn grow(&mut self) {
+        let slots = (self.keys.len() * 2).min(self.max_slots);
+        let keys = std::mem::replace(&mut self.keys, vec![K::ZERO; slots]);
+        let meta = std::mem::replace(&mut self.meta, vec![0; slots]);
+        self.buckets_mask = slots / WAYS - 1;
+        self.len = 0;
+        for (key, m) in keys.into_iter().zip(meta) {
+            if m & USED != 0 {
+                self.insert_raw(key, m);
+            }
+        }
+    }
+
+    /// Puts a whole entry back (growing, loading), replacing if needed.
+    fn insert_raw(&mut self, key: K, m: u64) {
+        let b = self.bucket(key);
+        let mut cheapest = b;
+        let mut cheapest_work = u64::MAX;
+        for i in b..b + WAYS {
+            if self.meta[i] & USED == 0 {
+                self.keys[i] = key;
+                self.meta[i] = m;
+                self.len += 1;
+                return;
+            }
+            if self.keys[i] == key {
+                self.meta[i] = m;
+                return;
+            }
+            let w = (self.meta[i] >> WORK_SHIFT) & 0x7F;
+            if w < cheapest_work {
+                cheapest_work = w;
+                cheapest = i;
+            }
+        }
+        if ((m >> WORK_SHIFT) & 0x7F) > cheapest_work {
+            self.keys[cheapest] = key;
+            self.meta[cheapest] = m;
+        }
+    }
+
+    /// Writes the table to `path` atomically, tagged with `spec`.
+    pub fn save(&self, path: &Path, spec: &str) -> Result<()> {
+        crate::heap::checkpoint::save_blob(path, TT_MAGIC, |out| {
+            out(&TT_VERSION.to_le_bytes())?;
+            out(&(spec.len() as u32).to_le_bytes())?;
+            out(spec.as_bytes())?;
+            out(&[std::mem::size_of::<K>() as u8])?;
+            out(&(self.len as u64).to_le_bytes())?;
+            let mut buf = Vec::with_capacity(1 << 16);
+            for (key, &m) in self.keys.iter().zip(&self.meta) {
+                if m & USED == 0 {
+                    continue;
+                }
+                buf.extend_from_slice(&key.to_u128().to_le_bytes()[..std::mem::size_of::<K>()]);
+                buf.extend_from_slice(&m.to_le_bytes());
+                if buf.len() >= 1 << 16 {
+                    out(&buf)?;
+                    buf.clear();
+                }
+            }
+            out(&buf)
+        })
+    }
+
+    /// Loads the entries saved in `path` for `spec`; returns how many, or
+    /// `Ok(None)` if there is no such file yet.
+    pub fn load(&mut self, path: &Path, spec: &str) -> Result<Option<usize>> {
+        let Some(body) = crate::heap::checkpoint::load_blob(path, TT_MAGIC)? else {
+            return Ok(None);
+        };
+        let refuse = |why: &str| {
+            Error::invalid(format!(
+                "refusing transposition table {}: {why}",
+                path.display()
+            ))
+        };
+        let mut at = 0;
+        let mut take = |n: usize| -> Result<&[u8]> {
+            let s = body
+                .get(at..at + n)
+                .ok_or_else(|| refuse("it is truncated"))?;
+            at += n;
+            Ok(s)
+        };
+        let version = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes"));
+        if version != TT_VERSION {
+            return Err(refuse(&format!(
+                "it was written by format version {version}, this grundy reads version {TT_VERSION}"
+            )));
+        }
+        let spec_len = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes")) as usize;
+        let saved = String::from_utf8_lossy(take(spec_len)?).into_owned();
+        if saved != spec {
+            return Err(refuse(&format!("it is for {saved}, not {spec}")));
+        }
+        let width = take(1)?[0] as usize;
+        if width != std::mem::size_of::<K>() {
+            return Err(refuse("it was written for another board size"));
+        }
+        let count = u64::from_le_bytes(take(8)?.try_into().expect("8 bytes")) as usize;
+        while count * 4 >= self.keys.len() * 3 && self.keys.len() < self.max_slots {
+            self.grow();
+        }
+        for _ in 0..count {
+            let kb = take(width)?;
+            let mut full = [0u8; 16];
+            full[..width].copy_from_slice(kb);
+            let key = K::from_u128(u128::from_le_bytes(full));
+            let m = u64::from_le_bytes(take(8)?.try_into().expect("8 bytes"));
+            if m & USED == 0 {
+                return Err(refuse("it is corrupted"));
+            }
+            self.insert_raw(key, m);
+        }
+        Ok(Some(count))
+    }
+}
+
+const TT_MAGIC: &[u8] = b"GRUNDY-TRANSPOSITION-TABLE\n";
+const TT_VERSION: u32 = 1;
+
+fn decode(m: u64) -> Knowledge {
+    let e = ((m >> EXACT_SHIFT) & 0xFFFF) as u32;
+    Knowledge {
+        exact: (e != 0).then(|| e - 1),
+        not: (m & NOT_MASK) as u32,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remembers_replaces_and_round_trips() {
+        let mut t: Table<u64> = Table::new(1 << 20, usize::MAX).unwrap();
+        t.set_not(7, 0, 10);
+        t.set_not(7, 2, 10);
+        assert_eq!(
+            t.get(7),
+            Knowledge {
+                exact: None,
+                not: 0b101
+            }
+        );
+        t.set_exact(7, 3, 100);
+        assert_eq!(t.get(7).exact, Some(3));
+        assert_eq!(t.get(8), Knowledge::default());
+        // Far more entries than fit: the table stays within budget.
+        for k in 1..200_000u64 {
+            t.set_exact(k * 7919, (k % 5) as u32, k % 97);
+        }
+        assert!(t.len() <= t.capacity());
+        assert!(t.replaced() > 0);
+        for k in 1..200_000u64 {
+            if let Some(v) = t.get(k * 7919).exact {
+                assert_eq!(v, (k % 5) as u32);
+            }
+        }
+        let dir = std::env::temp_dir().join(format!("grundy-tt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.tt");
+        t.save(&path, "cram 3x3").unwrap();
+        let mut u: Table<u64> = Table::new(1 << 20, usize::MAX).unwrap();
+        assert_eq!(u.load(&path, "cram 3x3").unwrap(), Some(t.len()));
+        for k in 1..200_000u64 {
+            assert_eq!(u.get(k * 7919), t.get(k * 7919));
+        }
+        let err = u.load(&path, "chomp 3x3").unwrap_err().to_string();
+        assert!(err.contains("it is for cram 3x3"), "{err}");
+        assert!(Table::<u64>::new(100, usize::MAX).is_err());
+    }
+}

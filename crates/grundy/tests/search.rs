@@ -1,0 +1,94 @@
+//! The search solver against the plain memo solver, and against published
+//! nimbers.
+
+use grundy::game::{Game, Parts};
+use grundy::games::chomp::ChompGame;
+use grundy::games::cram::CramGame;
+use grundy::games::nodekayles::NodeKaylesGame;
+use grundy::search::{SearchGame, Searcher};
+use grundy::solve::Solver;
+use proptest::prelude::*;
+use smallvec::smallvec;
+
+/// Any search game played move by move, without splitting or symmetry:
+/// the reference.
+struct Plain<G>(G);
+
+impl<G: SearchGame> Game for Plain<G> {
+    type Position = G::Pos;
+    fn options(&self, p: &G::Pos, out: &mut Vec<Parts<G::Pos>>) {
+        // Moves of the whole position: a move is made in one component.
+        let mut comps = Vec::new();
+        self.0.split(*p, &mut comps);
+        let mut opts = Vec::new();
+        for c in comps {
+            opts.clear();
+            self.0.options(c, &mut opts);
+            for &o in &opts {
+                out.push(smallvec![(*p & !c) | o]);
+            }
+        }
+    }
+}
+
+fn agree<G: SearchGame + Clone>(game: G, positions: &[G::Pos]) -> Result<(), TestCaseError> {
+    let mut plain = Solver::new(Plain(game.clone()));
+    let mut search = Searcher::new(game.clone(), 1 << 22, usize::MAX).unwrap();
+    for &p in positions {
+        let want = plain.value(&p).unwrap() as u32;
+        prop_assert_eq!(search.nimber(p).unwrap(), want, "{:?}", p);
+        for k in 0..4 {
+            prop_assert_eq!(search.has_nimber(p, k).unwrap(), k == want);
+        }
+        // Every option's value, as the winning-move search sees it.
+        let mut options = Vec::new();
+        Plain(game.clone()).options(&p, &mut options);
+        for o in options {
+            let v = plain.value(&o[0]).unwrap() as u32;
+            prop_assert_eq!(search.has_nimber(o[0], v).unwrap(), true);
+            prop_assert_eq!(search.has_nimber(o[0], v + 1).unwrap(), false);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Random Cram positions on every board up to 4x5.
+    #[test]
+    fn cram_matches_the_memo_solver(rows in 1u32..=4, cols in 1u32..=5, seeds in prop::collection::vec(any::<u64>(), 4)) {
+        let n = rows * cols;
+        let full = (1u64 << n) - 1;
+        let mut positions = vec![full];
+        positions.extend(seeds.iter().map(|s| s & full));
+        positions.extend(seeds.iter().map(|s| (s | s >> 7) & full));
+        agree(CramGame::<u64>::new(cols), &positions)?;
+        // The same boards in two words.
+        let wide: Vec<u128> = positions.iter().map(|&p| p as u128).collect();
+        agree(CramGame::<u128>::new(cols), &wide)?;
+    }
+
+    /// Random Chomp diagrams up to 5x5.
+    #[test]
+    fn chomp_matches_the_memo_solver(rows in prop::collection::vec(1u32..=5, 1..=5)) {
+        let mut rows = rows;
+        rows.sort_unstable_by(|a, b| b.cmp(a));
+        let pos = rows.iter().enumerate().fold(0u64, |acc, (i, &r)| acc | ((r as u64) << (4 * i)));
+        agree(ChompGame::<u64>::new(), &[pos])?;
+    }
+
+    /// Node-Kayles on random graphs of 12 vertices.
+    #[test]
+    fn node_kayles_matches_the_memo_solver(edges in prop::collection::vec((0u32..12, 0u32..12), 0..30), subset in any::<u16>()) {
+        let mut adj = vec![0u128; 12];
+        for (a, b) in edges {
+            if a != b {
+                adj[a as usize] |= 1 << b;
+                adj[b as usize] |= 1 << a;
+            }
+        }
+        let all = (1u64 << 12) - 1;
+        agree(NodeKaylesGame::<u64>::new(&adj), &[all, subset as u64 & all])?;
+    }
+}
