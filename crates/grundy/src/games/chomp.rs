@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::position::Position;
 use crate::search::family::{Engine, Kind};
 use crate::search::{Bits, SearchGame, Searcher};
+use smallvec::SmallVec;
 
 /// The most rows.
 pub const MAX_ROWS: u32 = 32;
@@ -173,30 +174,225 @@ impl Chomp {
     }
 }
 
+/// The most diagrams a dense table holds (2^28: two bytes each, 512 MiB).
+pub const MAX_DENSE: u64 = 1 << 28;
+
+fn binomial(n: u32, k: u32) -> u64 {
+    let k = k.min(n - k.min(n));
+    (0..k).fold(1u64, |acc, i| {
+        acc.saturating_mul((n - i) as u64) / (i as u64 + 1)
+    })
+}
+
+/// Chomp solved by a dense table over every diagram in an R×C box: a
+/// diagram's index is its rank in the combinatorial number system (row
+/// lengths a_1 >= ... >= a_R become b_i = a_i + R - i, strictly falling,
+/// and the rank is the sum of C(b_i, R - i + 1)). Chomp has no components
+/// and few positions (C(26, 13) = 10,400,600 diagrams fit a 13×13 bar), so
+/// each is solved once, by the mex of its options, from a table that fits
+/// in the processor's cache far better than a hash table would.
+pub struct DenseChomp {
+    rows: u32,
+    /// `binom[n][k]`.
+    binom: Vec<Vec<u64>>,
+    values: Vec<u16>,
+    solved: u64,
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    progress: Option<Box<dyn FnMut(crate::search::Stats)>>,
+    started: std::time::Instant,
+    last_report: std::time::Instant,
+}
+
+const UNKNOWN: u16 = u16::MAX;
+
+impl DenseChomp {
+    /// The table for diagrams of at most `rows` rows of at most `cols` squares.
+    pub fn new(rows: u32, cols: u32) -> Result<Self> {
+        let n = rows + cols;
+        let size = binomial(n, rows);
+        if size > MAX_DENSE {
+            return Err(Error::TooLarge(format!(
+                "{rows}x{cols} Chomp has too many diagrams for a table"
+            )));
+        }
+        let binom = (0..=n)
+            .map(|a| {
+                (0..=rows + 1)
+                    .map(|b| if b > a { 0 } else { binomial(a, b) })
+                    .collect()
+            })
+            .collect();
+        let now = std::time::Instant::now();
+        Ok(DenseChomp {
+            rows,
+            binom,
+            values: vec![UNKNOWN; size as usize],
+            solved: 0,
+            stop: None,
+            progress: None,
+            started: now,
+            last_report: now,
+        })
+    }
+
+    #[inline]
+    fn term(&self, i: u32, a: u32) -> u64 {
+        // Row i (0-based) of length a: C(a + R - 1 - i, R - i).
+        self.binom[(a + self.rows - 1 - i) as usize][(self.rows - i) as usize]
+    }
+
+    fn rank(&self, rows: &[u32]) -> u64 {
+        (0..self.rows)
+            .map(|i| self.term(i, rows.get(i as usize).copied().unwrap_or(0)))
+            .sum()
+    }
+
+    fn value(
+        &mut self,
+        rows: &mut Vec<u32>,
+        rank: u64,
+    ) -> std::result::Result<u32, crate::search::Stop> {
+        let v = self.values[rank as usize];
+        if v != UNKNOWN {
+            return Ok(v as u32);
+        }
+        self.solved += 1;
+        if self.solved & 0xFFFF == 0 {
+            self.check()?;
+        }
+        let height = rows.len();
+        // Values seen among the options; a nimber never exceeds the number
+        // of options, at most 32 * 15 here.
+        let mut seen = [0u64; 8];
+        for r in 0..height {
+            for c in 0..rows[r] {
+                if r == 0 && c == 0 {
+                    continue;
+                }
+                // Rows r.. longer than c are cut to c.
+                let mut new_rank = rank;
+                let mut i = r;
+                while i < height && rows[i] > c {
+                    new_rank = new_rank - self.term(i as u32, rows[i]) + self.term(i as u32, c);
+                    i += 1;
+                }
+                let mut v = self.values[new_rank as usize];
+                if v == UNKNOWN {
+                    let saved: SmallVec<[u32; 32]> = rows[r..i].iter().copied().collect();
+                    for row in &mut rows[r..i] {
+                        *row = c;
+                    }
+                    let trimmed = if c == 0 { r } else { height };
+                    let tail: SmallVec<[u32; 32]> = rows[trimmed..].iter().copied().collect();
+                    rows.truncate(trimmed);
+                    let found = self.value(rows, new_rank);
+                    rows.extend_from_slice(&tail);
+                    rows[r..i].copy_from_slice(&saved);
+                    v = found? as u16;
+                }
+                let v = v as usize;
+                if v < 512 {
+                    seen[v / 64] |= 1 << (v % 64);
+                }
+            }
+        }
+        let mex = seen
+            .iter()
+            .enumerate()
+            .find(|(_, w)| **w != u64::MAX)
+            .map(|(i, w)| i * 64 + w.trailing_ones() as usize)
+            .unwrap_or(512) as u32;
+        self.values[rank as usize] = mex as u16;
+        Ok(mex)
+    }
+
+    #[cold]
+    fn check(&mut self) -> std::result::Result<(), crate::search::Stop> {
+        use std::sync::atomic::Ordering;
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            return Err(crate::search::Stop::Interrupted);
+        }
+        if self.last_report.elapsed() >= std::time::Duration::from_millis(500) {
+            self.last_report = std::time::Instant::now();
+            let stats = self.stats_now();
+            if let Some(p) = self.progress.as_mut() {
+                p(stats);
+            }
+        }
+        Ok(())
+    }
+
+    fn stats_now(&self) -> crate::search::Stats {
+        crate::search::Stats {
+            nodes: self.solved,
+            entries: self.solved as usize,
+            capacity: self.values.len(),
+            replaced: 0,
+            elapsed: self.started.elapsed(),
+        }
+    }
+}
+
+impl Engine for DenseChomp {
+    fn nimber(&mut self, pos: u128) -> std::result::Result<u32, crate::search::Stop> {
+        let mut rows = unpack(pos);
+        let rank = self.rank(&rows);
+        self.value(&mut rows, rank)
+    }
+    fn has_nimber(&mut self, pos: u128, k: u32) -> std::result::Result<bool, crate::search::Stop> {
+        Ok(Engine::nimber(self, pos)? == k)
+    }
+    fn options(&self, pos: u128) -> Vec<u128> {
+        let mut out = Vec::new();
+        ChompGame::<u128>::new().options(pos, &mut out);
+        out
+    }
+    fn set_stop_flag(&mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        self.stop = Some(flag);
+    }
+    fn set_progress(&mut self, report: Box<dyn FnMut(crate::search::Stats)>) {
+        self.progress = Some(report);
+    }
+    fn set_saving(&mut self, _: crate::search::Saving) -> Result<Option<usize>> {
+        // The whole table is rebuilt faster than it would be read back.
+        Ok(None)
+    }
+    fn save(&mut self) -> Result<()> {
+        Ok(())
+    }
+    fn stats(&self) -> crate::search::Stats {
+        self.stats_now()
+    }
+}
+
 impl Kind for Chomp {
-    /// Whether positions need two words.
-    type Shape = bool;
+    /// The diagram's bounding box: rows, and the bottom row's length.
+    type Shape = (u32, u32);
 
     fn spec(&self) -> String {
         "chomp".into()
     }
 
-    fn parse(&self, text: &str) -> Result<(bool, u128)> {
+    fn parse(&self, text: &str) -> Result<((u32, u32), u128)> {
         let rows = Chomp::read(text)?;
-        Ok((rows.len() > 16, pack(&rows)))
+        Ok(((rows.len() as u32, rows[0]), pack(&rows)))
     }
 
-    fn read_position(&self, p: &Position) -> Option<(bool, u128)> {
+    fn read_position(&self, p: &Position) -> Option<((u32, u32), u128)> {
         let rows: Option<Vec<u32>> = p
             .as_list()?
             .iter()
             .map(|x| x.as_u64().and_then(|n| u32::try_from(n).ok()))
             .collect();
         let rows = Chomp::check(rows?, "").ok()?;
-        Some((rows.len() > 16, pack(&rows)))
+        Some(((rows.len() as u32, rows[0]), pack(&rows)))
     }
 
-    fn to_position(&self, _: bool, pos: u128) -> Position {
+    fn to_position(&self, _: (u32, u32), pos: u128) -> Position {
         Position::List(
             unpack(pos)
                 .into_iter()
@@ -205,7 +401,7 @@ impl Kind for Chomp {
         )
     }
 
-    fn format(&self, _: bool, pos: u128) -> String {
+    fn format(&self, _: (u32, u32), pos: u128) -> String {
         let rows = unpack(pos);
         if rows.iter().all(|&r| r == rows[0]) {
             format!("{}x{}", rows.len(), rows[0])
@@ -217,7 +413,7 @@ impl Kind for Chomp {
         }
     }
 
-    fn show(&self, _: bool, pos: u128) -> String {
+    fn show(&self, _: (u32, u32), pos: u128) -> String {
         let rows = unpack(pos);
         let width = rows.first().copied().unwrap_or(0);
         let mut lines = Vec::new();
@@ -232,19 +428,27 @@ impl Kind for Chomp {
         lines.join("\n")
     }
 
-    fn describe(&self, _: bool, from: u128, to: u128) -> Option<String> {
+    fn describe(&self, _: (u32, u32), from: u128, to: u128) -> Option<String> {
         let (a, b) = (unpack(from), unpack(to));
         let r = (0..a.len()).find(|&i| b.get(i).copied().unwrap_or(0) != a[i])?;
         let c = b.get(r).copied().unwrap_or(0);
         Some(format!("take row {} column {}", r + 1, c + 1))
     }
 
-    fn engine_tag(&self, wide: bool) -> String {
-        format!("chomp {}", if wide { 128 } else { 64 })
+    fn engine_tag(&self, (rows, cols): (u32, u32)) -> String {
+        format!("chomp {rows}x{cols}")
     }
 
-    fn engine(&self, wide: bool, tt_bytes: usize, max_entries: usize) -> Result<Box<dyn Engine>> {
-        Ok(if wide {
+    fn engine(
+        &self,
+        (rows, cols): (u32, u32),
+        tt_bytes: usize,
+        max_entries: usize,
+    ) -> Result<Box<dyn Engine>> {
+        if binomial(rows + cols, rows) <= MAX_DENSE.min(max_entries as u64) {
+            return Ok(Box::new(DenseChomp::new(rows, cols)?));
+        }
+        Ok(if rows > 16 {
             Box::new(Searcher::new(
                 ChompGame::<u128>::new(),
                 tt_bytes,
@@ -259,12 +463,12 @@ impl Kind for Chomp {
         })
     }
 
-    fn table_shapes(&self, size: (u32, u32)) -> Option<crate::search::family::Board<bool>> {
+    fn table_shapes(&self, size: (u32, u32)) -> Option<crate::search::family::Board<(u32, u32)>> {
         Some(
             (1..=size.0)
                 .map(|r| {
                     (1..=size.1)
-                        .map(|c| (r > 16, pack(&vec![c; r as usize])))
+                        .map(|c| ((r, c), pack(&vec![c; r as usize])))
                         .collect()
                 })
                 .collect(),
@@ -290,13 +494,15 @@ mod tests {
         let a = g.canonical(pack(&[3, 1]) as u64);
         let b = g.canonical(pack(&[2, 1, 1]) as u64);
         assert_eq!(a, b);
-        assert_eq!(Chomp.format(false, pack(&[5, 5, 3])), "5,5,3");
-        assert_eq!(Chomp.format(false, pack(&[4, 4])), "2x4");
+        assert_eq!(Chomp.format((3, 5), pack(&[5, 5, 3])), "5,5,3");
+        assert_eq!(Chomp.format((2, 4), pack(&[4, 4])), "2x4");
         assert!(Chomp::read("3,4").is_err());
         assert!(Chomp::read("0").is_err());
         assert!(Chomp::read("3x16").is_err());
         assert_eq!(
-            Chomp.describe(false, pack(&[2, 2]), pack(&[2, 1])).unwrap(),
+            Chomp
+                .describe((2, 2), pack(&[2, 2]), pack(&[2, 1]))
+                .unwrap(),
             "take row 2 column 2"
         );
     }

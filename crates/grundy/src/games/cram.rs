@@ -13,7 +13,6 @@ use crate::error::{Error, Result};
 use crate::position::Position;
 use crate::search::family::Kind;
 use crate::search::{Bits, SearchGame};
-use smallvec::SmallVec;
 
 /// The most cells a Cram board may have.
 pub const MAX_CELLS: u32 = 128;
@@ -62,14 +61,6 @@ impl<B: Bits> CramGame<B> {
     fn vertical(&self, c: B) -> B {
         c & (c >> self.width)
     }
-
-    fn pack(&self, rows: &[u64]) -> B {
-        let mut x = B::ZERO;
-        for (i, &r) in rows.iter().enumerate() {
-            x |= B::from_u128(r as u128) << (i as u32 * self.width);
-        }
-        x
-    }
 }
 
 impl<B: Bits> SearchGame for CramGame<B> {
@@ -110,44 +101,65 @@ impl<B: Bits> SearchGame for CramGame<B> {
         let r1 = (c.end() - 1) / w;
         let h = (r1 - r0 + 1) as usize;
         let row_mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
-        let mut rows: SmallVec<[u64; 16]> = SmallVec::with_capacity(h);
-        let mut cols_used = 0u64;
-        for i in 0..h as u32 {
-            let r = (c >> ((r0 + i) * w)).low_u64() & row_mask;
-            cols_used |= r;
-            rows.push(r);
-        }
-        let c0 = cols_used.trailing_zeros();
-        let wd = 64 - cols_used.leading_zeros() - c0;
-        for r in rows.iter_mut() {
-            *r >>= c0;
-        }
-        let flip = |r: u64, width: u32| r.reverse_bits() >> (64 - width);
-        let mut best = self.pack(&rows);
-        let mut consider = |rows: &[u64], width: u32| {
-            let a = self.pack(rows);
-            let mirrored: SmallVec<[u64; 16]> = rows.iter().map(|&r| flip(r, width)).collect();
-            let b = self.pack(&mirrored);
-            let up: SmallVec<[u64; 16]> = rows.iter().rev().copied().collect();
-            let c = self.pack(&up);
-            let both: SmallVec<[u64; 16]> = mirrored.iter().rev().copied().collect();
-            let d = self.pack(&both);
-            best = best.min(a).min(b).min(c).min(d);
-        };
-        consider(&rows, wd);
-        // The transpose: wd rows of h cells, if that fits the board.
-        if h as u32 <= w && wd * w <= B::WIDTH {
-            let mut cols: SmallVec<[u64; 16]> = SmallVec::with_capacity(wd as usize);
-            for j in 0..wd {
-                let mut col = 0u64;
-                for (i, &r) in rows.iter().enumerate() {
-                    col |= ((r >> j) & 1) << i;
-                }
-                cols.push(col);
+        if h > MAX_SYMMETRIC_ROWS {
+            // Tall thin regions: moved to the corner only.
+            let mut used = 0u64;
+            for i in r0..=r1 {
+                used |= (c >> (i * w)).low_u64() & row_mask;
             }
-            consider(&cols, h as u32);
+            return c >> (r0 * w + used.trailing_zeros());
+        }
+        let mut rows = [0u64; MAX_SYMMETRIC_ROWS];
+        let mut used = 0u64;
+        for (i, row) in rows.iter_mut().enumerate().take(h) {
+            *row = (c >> ((r0 + i as u32) * w)).low_u64() & row_mask;
+            used |= *row;
+        }
+        let c0 = used.trailing_zeros();
+        let wd = 64 - used.leading_zeros() - c0;
+        for row in rows.iter_mut().take(h) {
+            *row >>= c0;
+        }
+        let mut best = self.least_image(&rows[..h], wd);
+        // The transpose: wd rows of h cells, if that fits the board.
+        if h as u32 <= w && wd as usize <= MAX_SYMMETRIC_ROWS && wd * w <= B::WIDTH {
+            let mut cols = [0u64; MAX_SYMMETRIC_ROWS];
+            for (i, &r) in rows.iter().enumerate().take(h) {
+                let mut bits = r;
+                while bits != 0 {
+                    let j = bits.trailing_zeros() as usize;
+                    cols[j] |= 1 << i;
+                    bits &= bits - 1;
+                }
+            }
+            best = best.min(self.least_image(&cols[..wd as usize], h as u32));
         }
         best
+    }
+}
+
+/// Regions taller than this are keyed without their mirror images.
+const MAX_SYMMETRIC_ROWS: usize = 16;
+
+impl<B: Bits> CramGame<B> {
+    /// The least of a region's images under the two mirrors and the half
+    /// turn; `rows` are `width` cells wide, at the corner.
+    #[inline]
+    fn least_image(&self, rows: &[u64], width: u32) -> B {
+        let w = self.width;
+        let h = rows.len() as u32;
+        let (mut a, mut b, mut c, mut d) = (B::ZERO, B::ZERO, B::ZERO, B::ZERO);
+        for (i, &r) in rows.iter().enumerate() {
+            let i = i as u32;
+            let m = r.reverse_bits() >> (64 - width);
+            let (down, up) = (i * w, (h - 1 - i) * w);
+            let (r, m) = (B::from_u128(r as u128), B::from_u128(m as u128));
+            a |= r << down;
+            b |= m << down;
+            c |= r << up;
+            d |= m << up;
+        }
+        a.min(b).min(c).min(d)
     }
 }
 

@@ -243,6 +243,19 @@ impl<K: Kind> SearchFamily<K> {
     }
 
     fn done(&mut self, shape: K::Shape) {
+        if std::env::var_os("GRUNDY_SEARCH_STATS").is_some() {
+            if let Some(engine) = self.engines.get(&shape) {
+                let s = engine.stats();
+                eprintln!(
+                    "search: {} positions in {:.2} s, {} table entries of {} ({} replaced)",
+                    s.nodes,
+                    s.elapsed.as_secs_f64(),
+                    s.entries,
+                    s.capacity,
+                    s.replaced
+                );
+            }
+        }
         if let (Some(run), Some(engine)) = (&self.run, self.engines.get(&shape)) {
             run.finish(engine.stats().nodes);
         }

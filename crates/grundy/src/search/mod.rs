@@ -119,6 +119,7 @@ pub struct Searcher<G: SearchGame> {
     nodes: u64,
     max_nodes: u64,
     pool: Vec<Vec<G::Pos>>,
+    open_pool: Vec<Vec<(u32, u32, u32, u32)>>,
     stop: Option<Arc<AtomicBool>>,
     progress: Option<Box<dyn FnMut(Stats)>>,
     saving: Option<Saving>,
@@ -137,6 +138,7 @@ impl<G: SearchGame> Searcher<G> {
             nodes: 0,
             max_nodes: u64::MAX,
             pool: Vec::new(),
+            open_pool: Vec::new(),
             stop: None,
             progress: None,
             saving: None,
@@ -385,68 +387,83 @@ impl<G: SearchGame> Searcher<G> {
 
     /// Whether some position in `options` has nimber `k`.
     fn some_option_is(&mut self, options: &[G::Pos], k: u32) -> R<bool> {
-        // Pass 1: what the table settles alone. Components of each option
-        // are kept, canonical, in `flat`; `open` lists options to search.
+        // Pass 1: every option's components, canonical, into `flat`, their
+        // table buckets fetched ahead so that the lookups overlap.
         let mut flat = self.take();
-        let mut open: Vec<(u32, u32, u32)> = Vec::new(); // (start, end, cost)
+        let mut open = self.open_pool.pop().unwrap_or_default();
         let mut scratch = self.take();
         for &o in options {
             scratch.clear();
             self.game.split(o, &mut scratch);
-            let start = flat.len();
-            let mut x = k;
-            let mut unknown = 0u32;
-            let mut cost = 0u32;
-            let mut last_unknown = None;
+            let start = flat.len() as u32;
             for &c in &scratch {
-                let c = self.game.canonical(c);
-                match self.tt.get(c).exact {
+                let key = self.game.canonical(c);
+                self.tt.prefetch(key);
+                flat.push(key);
+            }
+            open.push((start, flat.len() as u32, 0, 0));
+        }
+        self.give(scratch);
+        // Pass 2: what the table settles alone (enhanced transposition
+        // cutoffs). Unknown components move to the front of their range.
+        let mut hit = false;
+        let mut kept = 0;
+        for n in 0..open.len() {
+            let (start, end, _, _) = open[n];
+            let mut x = k;
+            let mut unknown = start as usize;
+            let mut cost = 0;
+            for i in start as usize..end as usize {
+                let c = flat[i];
+                let known = self.tt.get(c);
+                match known.exact {
                     Some(v) => x ^= v,
                     None => {
-                        unknown += 1;
                         cost = cost.max(self.game.size(c));
-                        last_unknown = Some(c);
-                        flat.push(c);
+                        flat.swap(unknown, i);
+                        unknown += 1;
                     }
                 }
             }
-            match (unknown, last_unknown) {
-                (0, _) if x == 0 => {
-                    self.give(flat);
-                    self.give(scratch);
-                    return Ok(true);
+            let unknown_count = unknown - start as usize;
+            if unknown_count == 0 {
+                if x == 0 {
+                    hit = true;
+                    break;
                 }
-                (0, _) => {}
-                (1, Some(u)) if x < NOT_BITS && self.tt.get(u).not & (1 << x) != 0 => {
-                    flat.truncate(start);
-                }
-                _ => {
-                    // The known part's XOR rides along as a pseudo-entry.
-                    open.push((start as u32, flat.len() as u32, cost));
-                    flat.push(G::Pos::from_u128(x as u128));
-                }
+                continue;
             }
+            if unknown_count == 1
+                && x < NOT_BITS
+                && self.tt.get(flat[start as usize]).not & (1 << x) != 0
+            {
+                continue;
+            }
+            open[kept] = (start, unknown as u32, x, cost);
+            kept += 1;
         }
-        self.give(scratch);
-        // Pass 2: search, cheapest options first.
-        open.sort_unstable_by_key(|&(_, _, cost)| cost);
-        let mut result = Ok(false);
-        for &(start, end, _) in &open {
-            let (start, end) = (start as usize, end as usize);
-            let x = flat[end].to_u128() as u32;
-            match self.sum_is(&mut flat[start..end], x) {
-                Ok(true) => {
-                    result = Ok(true);
-                    break;
-                }
-                Ok(false) => {}
-                Err(e) => {
-                    result = Err(e);
-                    break;
+        let mut result = Ok(hit);
+        if !hit {
+            open.truncate(kept);
+            // Pass 3: search, cheapest options first.
+            open.sort_unstable_by_key(|&(_, _, _, cost)| cost);
+            for &(start, end, x, _) in open.iter() {
+                match self.sum_is(&mut flat[start as usize..end as usize], x) {
+                    Ok(true) => {
+                        result = Ok(true);
+                        break;
+                    }
+                    Ok(false) => {}
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
                 }
             }
         }
         self.give(flat);
+        open.clear();
+        self.open_pool.push(open);
         result
     }
 }

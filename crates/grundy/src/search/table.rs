@@ -37,10 +37,18 @@ pub struct Knowledge {
     pub not: u32,
 }
 
+/// Four slots side by side: for 64-bit keys, one cache line, so a probe
+/// costs one memory access.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Bucket<K> {
+    keys: [K; WAYS],
+    meta: [u64; WAYS],
+}
+
 /// A transposition table with a memory budget and a replacement policy.
 pub struct Table<K: Bits> {
-    keys: Vec<K>,
-    meta: Vec<u64>,
+    buckets: Vec<Bucket<K>>,
     buckets_mask: usize,
     len: usize,
     max_slots: usize,
@@ -49,7 +57,7 @@ pub struct Table<K: Bits> {
 
 /// Bytes one slot takes for keys of type `K`.
 pub fn slot_bytes<K: Bits>() -> usize {
-    std::mem::size_of::<K>() + 8
+    std::mem::size_of::<Bucket<K>>() / WAYS
 }
 
 impl<K: Bits> Table<K> {
@@ -68,8 +76,7 @@ impl<K: Bits> Table<K> {
         let max_slots = max_buckets * WAYS;
         let start = max_slots.min(1 << 14);
         Ok(Table {
-            keys: vec![K::ZERO; start],
-            meta: vec![0; start],
+            buckets: Self::empty(start / WAYS),
             buckets_mask: start / WAYS - 1,
             len: 0,
             max_slots,
@@ -97,18 +104,59 @@ impl<K: Bits> Table<K> {
         self.max_slots
     }
 
+    /// `buckets` empty buckets, in fresh zeroed memory that Linux is asked
+    /// to back with huge pages: the table is probed at random, and with 4 KiB
+    /// pages most probes would also miss the TLB.
+    fn empty(buckets: usize) -> Vec<Bucket<K>> {
+        let layout = std::alloc::Layout::array::<Bucket<K>>(buckets).expect("table size fits");
+        // SAFETY: the layout is not empty (at least one bucket); all-zero
+        // bytes are a valid empty `Bucket` (integer keys and metadata), and
+        // the vector is built with the layout it was allocated with.
+        unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout) as *mut Bucket<K>;
+            if ptr.is_null() {
+                std::alloc::handle_alloc_error(layout);
+            }
+            #[cfg(target_os = "linux")]
+            if layout.size() >= 4 << 20 {
+                libc::madvise(ptr as *mut libc::c_void, layout.size(), libc::MADV_HUGEPAGE);
+            }
+            Vec::from_raw_parts(ptr, buckets, buckets)
+        }
+    }
+
+    fn slots(&self) -> usize {
+        self.buckets.len() * WAYS
+    }
+
     #[inline]
     fn bucket(&self, key: K) -> usize {
-        (key.mix() as usize & self.buckets_mask) * WAYS
+        key.mix() as usize & self.buckets_mask
+    }
+
+    /// Asks the processor to fetch `key`'s bucket, to be read soon.
+    #[inline]
+    pub fn prefetch(&self, key: K) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = &self.buckets[self.bucket(key)] as *const Bucket<K> as *const i8;
+            // SAFETY: a prefetch is only a hint; the address is valid.
+            #[allow(unused_unsafe)]
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p)
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// What is known of `key`.
     #[inline]
     pub fn get(&self, key: K) -> Knowledge {
-        let b = self.bucket(key);
-        for i in b..b + WAYS {
-            let m = self.meta[i];
-            if m & USED != 0 && self.keys[i] == key {
+        let b = &self.buckets[self.bucket(key)];
+        for i in 0..WAYS {
+            let m = b.meta[i];
+            if m & USED != 0 && b.keys[i] == key {
                 return decode(m);
             }
         }
@@ -136,22 +184,21 @@ impl<K: Bits> Table<K> {
     fn update(&mut self, key: K, work: u64, change: impl Fn(u64) -> u64) {
         let work = (64 - work.leading_zeros()) as u64; // log2, 0..=64
         loop {
-            let b = self.bucket(key);
+            let bi = self.bucket(key);
+            let b = &mut self.buckets[bi];
             let mut free = None;
-            let mut cheapest = b;
+            let mut cheapest = 0;
             let mut cheapest_work = u64::MAX;
-            for i in b..b + WAYS {
-                let m = self.meta[i];
+            let mut found = None;
+            for i in 0..WAYS {
+                let m = b.meta[i];
                 if m & USED == 0 {
                     free.get_or_insert(i);
                     continue;
                 }
-                if self.keys[i] == key {
-                    let old_work = (m >> WORK_SHIFT) & 0x7F;
-                    let new = change(m);
-                    self.meta[i] =
-                        (new & !(0x7F << WORK_SHIFT)) | (old_work.max(work) << WORK_SHIFT);
-                    return;
+                if b.keys[i] == key {
+                    found = Some(i);
+                    break;
                 }
                 let w = (m >> WORK_SHIFT) & 0x7F;
                 if w < cheapest_work {
@@ -159,65 +206,77 @@ impl<K: Bits> Table<K> {
                     cheapest = i;
                 }
             }
+            if let Some(i) = found {
+                let m = b.meta[i];
+                let old_work = (m >> WORK_SHIFT) & 0x7F;
+                let new = change(m);
+                b.meta[i] = (new & !(0x7F << WORK_SHIFT)) | (old_work.max(work) << WORK_SHIFT);
+                return;
+            }
+            let room = self.slots() < self.max_slots;
             if let Some(i) = free {
-                if self.len * 4 >= self.keys.len() * 3 && self.keys.len() < self.max_slots {
+                if room && self.len * 4 >= self.slots() * 3 {
                     self.grow();
                     continue;
                 }
-                self.keys[i] = key;
-                self.meta[i] = change(USED) | (work << WORK_SHIFT);
+                let b = &mut self.buckets[bi];
+                b.keys[i] = key;
+                b.meta[i] = change(USED) | (work << WORK_SHIFT);
                 self.len += 1;
                 return;
             }
-            if self.keys.len() < self.max_slots {
+            if room {
                 self.grow();
                 continue;
             }
             self.replaced += 1;
-            self.keys[cheapest] = key;
-            self.meta[cheapest] = change(USED) | (work << WORK_SHIFT);
+            let b = &mut self.buckets[bi];
+            b.keys[cheapest] = key;
+            b.meta[cheapest] = change(USED) | (work << WORK_SHIFT);
             return;
         }
     }
 
     fn grow(&mut self) {
-        let slots = (self.keys.len() * 2).min(self.max_slots);
-        let keys = std::mem::replace(&mut self.keys, vec![K::ZERO; slots]);
-        let meta = std::mem::replace(&mut self.meta, vec![0; slots]);
+        let slots = (self.slots() * 2).min(self.max_slots);
+        let old = std::mem::replace(&mut self.buckets, Self::empty(slots / WAYS));
         self.buckets_mask = slots / WAYS - 1;
         self.len = 0;
-        for (key, m) in keys.into_iter().zip(meta) {
-            if m & USED != 0 {
-                self.insert_raw(key, m);
+        for b in old {
+            for i in 0..WAYS {
+                if b.meta[i] & USED != 0 {
+                    self.insert_raw(b.keys[i], b.meta[i]);
+                }
             }
         }
     }
 
     /// Puts a whole entry back (growing, loading), replacing if needed.
     fn insert_raw(&mut self, key: K, m: u64) {
-        let b = self.bucket(key);
-        let mut cheapest = b;
+        let bi = self.bucket(key);
+        let b = &mut self.buckets[bi];
+        let mut cheapest = 0;
         let mut cheapest_work = u64::MAX;
-        for i in b..b + WAYS {
-            if self.meta[i] & USED == 0 {
-                self.keys[i] = key;
-                self.meta[i] = m;
+        for i in 0..WAYS {
+            if b.meta[i] & USED == 0 {
+                b.keys[i] = key;
+                b.meta[i] = m;
                 self.len += 1;
                 return;
             }
-            if self.keys[i] == key {
-                self.meta[i] = m;
+            if b.keys[i] == key {
+                b.meta[i] = m;
                 return;
             }
-            let w = (self.meta[i] >> WORK_SHIFT) & 0x7F;
+            let w = (b.meta[i] >> WORK_SHIFT) & 0x7F;
             if w < cheapest_work {
                 cheapest_work = w;
                 cheapest = i;
             }
         }
         if ((m >> WORK_SHIFT) & 0x7F) > cheapest_work {
-            self.keys[cheapest] = key;
-            self.meta[cheapest] = m;
+            b.keys[cheapest] = key;
+            b.meta[cheapest] = m;
         }
     }
 
@@ -230,7 +289,11 @@ impl<K: Bits> Table<K> {
             out(&[std::mem::size_of::<K>() as u8])?;
             out(&(self.len as u64).to_le_bytes())?;
             let mut buf = Vec::with_capacity(1 << 16);
-            for (key, &m) in self.keys.iter().zip(&self.meta) {
+            for (&key, &m) in self
+                .buckets
+                .iter()
+                .flat_map(|b| b.keys.iter().zip(b.meta.iter()))
+            {
                 if m & USED == 0 {
                     continue;
                 }
@@ -281,7 +344,7 @@ impl<K: Bits> Table<K> {
             return Err(refuse("it was written for another board size"));
         }
         let count = u64::from_le_bytes(take(8)?.try_into().expect("8 bytes")) as usize;
-        while count * 4 >= self.keys.len() * 3 && self.keys.len() < self.max_slots {
+        while count * 4 >= self.slots() * 3 && self.slots() < self.max_slots {
             self.grow();
         }
         for _ in 0..count {
