@@ -95,6 +95,12 @@ impl<B: Bits> SearchGame for CramGame<B> {
         }
     }
 
+    fn settled(&self, c: B) -> Option<u32> {
+        // A domino's image under a half turn about a cell corner never
+        // overlaps it, so the second player can always copy: value 0.
+        self.half_turn_symmetric_even(c).then_some(0)
+    }
+
     fn canonical(&self, c: B) -> B {
         let w = self.width;
         let r0 = c.lowest() / w;
@@ -135,6 +141,35 @@ impl<B: Bits> SearchGame for CramGame<B> {
             best = best.min(self.least_image(&cols[..wd as usize], h as u32));
         }
         best
+    }
+}
+
+impl<B: Bits> CramGame<B> {
+    /// Whether region `c` (not empty) is its own image under the half turn
+    /// about the centre of a bounding box with even sides.
+    fn half_turn_symmetric_even(&self, c: B) -> bool {
+        let w = self.width;
+        let r0 = c.lowest() / w;
+        let r1 = (c.end() - 1) / w;
+        let h = r1 - r0 + 1;
+        if h % 2 == 1 {
+            return false;
+        }
+        let row_mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
+        let mut used = 0u64;
+        for i in r0..=r1 {
+            used |= (c >> (i * w)).low_u64() & row_mask;
+        }
+        let c0 = used.trailing_zeros();
+        let wd = 64 - used.leading_zeros() - c0;
+        if wd % 2 == 1 {
+            return false;
+        }
+        (0..h).all(|i| {
+            let top = ((c >> ((r0 + i) * w)).low_u64() & row_mask) >> c0;
+            let bottom = ((c >> ((r1 - i) * w)).low_u64() & row_mask) >> c0;
+            top == bottom.reverse_bits() >> (64 - wd)
+        })
     }
 }
 
@@ -262,6 +297,22 @@ fn check_size(rows: u32, cols: u32, text: &str) -> Result<()> {
     Ok(())
 }
 
+/// Reads a cell's name (`b3`) on a board of `shape`.
+fn cell_index(shape: Shape, name: &str) -> Option<u32> {
+    let letters: String = name
+        .chars()
+        .take_while(|c| c.is_ascii_lowercase())
+        .collect();
+    let digits = &name[letters.len()..];
+    let col = match letters.as_bytes() {
+        [a] => (a - b'a') as u32,
+        [a, b] => (a - b'a' + 1) as u32 * 26 + (b - b'a') as u32,
+        _ => return None,
+    };
+    let row: u32 = digits.parse().ok()?;
+    (row >= 1 && row <= shape.0 && col < shape.1).then(|| (row - 1) * shape.1 + col)
+}
+
 /// A cell's name: column letter, row number from the top (`b3`).
 fn cell_name(shape: Shape, i: u32) -> String {
     let col = i % shape.1;
@@ -342,6 +393,17 @@ impl Kind for Cram {
         ))
     }
 
+    fn shorthand(&self, shape: Shape, cells: u128, text: &str) -> Option<u128> {
+        let t = text.trim();
+        let t = t.strip_prefix("domino").unwrap_or(t).trim();
+        let (a, b) = t.split_once('-')?;
+        let (a, b) = (cell_index(shape, a.trim())?, cell_index(shape, b.trim())?);
+        let (a, b) = (a.min(b), a.max(b));
+        let adjacent = (b == a + 1 && b % shape.1 != 0) || b == a + shape.1;
+        let both_free = cells >> a & 1 == 1 && cells >> b & 1 == 1;
+        (adjacent && both_free).then(|| cells & !(1 << a) & !(1 << b))
+    }
+
     fn engine_tag(&self, shape: Shape) -> String {
         format!("cram {}x{}", shape.0, shape.1)
     }
@@ -414,6 +476,12 @@ mod tests {
         let v = g.canonical((1 << 2) | (1 << 6));
         assert_eq!(h, v);
         assert_eq!(h, 0b11);
+        // Even boards and half-turn-symmetric regions with even sides are 0.
+        assert_eq!(g.settled((1 << 8) - 1), Some(0)); // 2x4
+        assert_eq!(g.settled(0b0011_1100), Some(0)); // rows 0011 and 1100 (bits low first)
+        assert_eq!(g.settled(0b0110_1111), None); // 1111 over 0110
+        assert_eq!(g.settled((1 << 12) - 1), None); // 3x4: an odd side
+        assert_eq!(g.settled(0b0011_1111), None);
     }
 
     #[test]

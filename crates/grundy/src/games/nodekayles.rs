@@ -234,6 +234,14 @@ impl Kind for NodeKayles {
         Some(format!("take vertex {}", self.names[v as usize]))
     }
 
+    fn shorthand(&self, _: (), pos: u128, text: &str) -> Option<u128> {
+        let t = text.trim();
+        let v = *self
+            .index
+            .get(t.strip_prefix("take vertex").unwrap_or(t).trim())?;
+        (pos >> v & 1 == 1).then(|| pos & !(self.adj[v as usize] | (1 << v)))
+    }
+
     fn engine_tag(&self, _: ()) -> String {
         self.spec.clone()
     }

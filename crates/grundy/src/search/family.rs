@@ -111,6 +111,12 @@ pub trait Kind: Send + 'static {
     }
     /// A move in words (`domino b1-c1`).
     fn describe(&self, shape: Self::Shape, from: u128, to: u128) -> Option<String>;
+    /// A move typed the short way (`a1-b1` for a domino, a vertex's name):
+    /// the position it leaves, if `text` is one.
+    fn shorthand(&self, shape: Self::Shape, pos: u128, text: &str) -> Option<u128> {
+        let _ = (shape, pos, text);
+        None
+    }
     /// The name of an engine in a saved table.
     fn engine_tag(&self, shape: Self::Shape) -> String;
     /// A new engine for positions of this shape.
@@ -334,6 +340,12 @@ impl<K: Kind> Family for SearchFamily<K> {
         let (shape, a) = self.kind.read_position(from)?;
         let (_, b) = self.kind.read_position(to.first()?)?;
         self.kind.describe(shape, a, b)
+    }
+
+    fn shorthand(&self, position: &Position, text: &str) -> Option<Vec<Position>> {
+        let (shape, pos) = self.kind.read_position(position)?;
+        let to = self.kind.shorthand(shape, pos, text)?;
+        Some(vec![self.kind.to_position(shape, to)])
     }
 
     fn configure_long_run(&mut self, run: LongRun) {

@@ -67,6 +67,15 @@ pub trait SearchGame: Send {
         pos
     }
 
+    /// The nimber of a component, if a theorem gives it without search (a
+    /// Cram region symmetric under the half turn about a cell corner is a
+    /// second-player win: the second player answers every domino with its
+    /// image).
+    fn settled(&self, pos: Self::Pos) -> Option<u32> {
+        let _ = pos;
+        None
+    }
+
     /// A measure of a component's size: the largest of a sum is searched,
     /// the others are computed exactly.
     fn size(&self, pos: Self::Pos) -> u32 {
@@ -286,6 +295,10 @@ impl<G: SearchGame> Searcher<G> {
         if let Some(v) = known.exact {
             return Ok(v);
         }
+        if let Some(v) = self.game.settled(c) {
+            self.tt.set_exact(c, v, 1);
+            return Ok(v);
+        }
         for k in 0..NOT_BITS {
             if known.not & (1 << k) != 0 {
                 continue;
@@ -352,11 +365,17 @@ impl<G: SearchGame> Searcher<G> {
         if let Some(v) = known.exact {
             return Ok(v == k);
         }
+        if k < NOT_BITS && known.not & (1 << k) != 0 {
+            return Ok(false);
+        }
+        if known.not == 0 {
+            if let Some(v) = self.game.settled(c) {
+                self.tt.set_exact(c, v, 1);
+                return Ok(v == k);
+            }
+        }
         if k >= NOT_BITS {
             return Ok(self.mex(c)? == k);
-        }
-        if known.not & (1 << k) != 0 {
-            return Ok(false);
         }
         self.tick()?;
         let start = self.nodes;

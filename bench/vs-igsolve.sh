@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Side-by-side nimbers of big single games: `grundy value` against Beling's
+# igsolve (crates.io, default method and table), one case after another on
+# the same machine, nimbers compared.
+#
+#   bench/vs-igsolve.sh            # Cram 5x8, 4x11, 6x7; Chomp 12x12, 13x13
+#   bench/vs-igsolve.sh quick      # small boards only
+#   LIMIT=600 bench/vs-igsolve.sh  # seconds allowed per run (default 600)
+#   CASES="cram:5x8 chomp:12x12" bench/vs-igsolve.sh   # chosen cases
+#
+# Prints one line per case: game, board, our seconds and peak memory,
+# igsolve's, their/ours time ratio, and whether the nimbers agree. A run
+# that does not finish within LIMIT prints `>LIMIT` and no ratio.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+peer=$root/target/peer
+work=$root/target/bench
+limit=${LIMIT:-600}
+mkdir -p "$work"
+
+if [ ! -x "$peer/bin/igsolve" ]; then
+  echo "installing igsolve into $peer ..." >&2
+  cargo install igsolve --root "$peer" --quiet >&2
+fi
+cargo build --release -p grundy-cli --quiet
+grundy=$root/target/release/grundy
+
+if [ -n "${CASES:-}" ]; then
+  cases=$CASES
+elif [ "${1:-}" = quick ]; then
+  cases="cram:4x8 cram:5x6 cram:4x9 chomp:10x10 chomp:11x11"
+else
+  cases="cram:5x8 cram:4x11 cram:6x7 chomp:12x12 chomp:13x13"
+fi
+
+# Runs a command with the time limit; prints "seconds peak_kib status".
+measure() {
+  local out=$1
+  shift
+  local start end status=0
+  start=$(date +%s.%N)
+  /usr/bin/time -f '%M' -o "$work/rss" timeout "$limit" "$@" > "$out" 2>&1 || status=$?
+  end=$(date +%s.%N)
+  echo "$(echo "$end - $start" | bc) $(tail -1 "$work/rss" | tr -dc 0-9) $status"
+}
+
+printf '%-6s %6s %10s %9s %10s %9s %8s  %s\n' game board ours ours_mem igsolve ig_mem ratio nimbers
+for case in $cases; do
+  game=${case%%:*}
+  board=${case##*:}
+  rows=${board%%x*}
+  cols=${board##*x}
+  read -r ig_s ig_kib ig_status <<< "$(measure "$work/ig.txt" "$peer/bin/igsolve" "$game" -r "$rows" -c "$cols")"
+  read -r our_s our_kib our_status <<< "$(measure "$work/ours.txt" "$grundy" value "$game" "$board" --max-moves 0 --quiet)"
+  ig_nim=$(grep -o 'Nimber of initial position: [0-9]*' "$work/ig.txt" | grep -o '[0-9]*$' || true)
+  our_nim=$(grep -o 'grundy [0-9]*' "$work/ours.txt" | head -1 | grep -o '[0-9]*$' || true)
+  show() { if [ "$2" = 0 ]; then printf '%.2f' "$1"; else printf '>%s' "$limit"; fi; }
+  ours=$(show "$our_s" "$our_status")
+  theirs=$(show "$ig_s" "$ig_status")
+  if [ "$our_status" = 0 ] && [ "$ig_status" = 0 ]; then
+    ratio="$(echo "scale=2; $ig_s / $our_s" | bc)x"
+    if [ "$ig_nim" = "$our_nim" ]; then same="identical ($our_nim)"; else same="DIFFERENT ($our_nim vs $ig_nim)"; fi
+  else
+    ratio="-"
+    same="ours ${our_nim:-?}, igsolve ${ig_nim:-?}"
+  fi
+  printf '%-6s %6s %10s %8sM %10s %8sM %8s  %s\n' "$game" "$board" "$ours" "$((our_kib / 1024))" \
+    "$theirs" "$((ig_kib / 1024))" "$ratio" "$same"
+done
