@@ -128,7 +128,7 @@ pub struct Searcher<G: SearchGame> {
     nodes: u64,
     max_nodes: u64,
     pool: Vec<Vec<G::Pos>>,
-    open_pool: Vec<Vec<(u32, u32, u32, u32)>>,
+    open_pool: Vec<Vec<Range>>,
     stop: Option<Arc<AtomicBool>>,
     progress: Option<Box<dyn FnMut(Stats)>>,
     saving: Option<Saving>,
@@ -295,51 +295,15 @@ impl<G: SearchGame> Searcher<G> {
         if let Some(v) = known.exact {
             return Ok(v);
         }
-        if let Some(v) = self.game.settled(c) {
-            self.tt.set_exact(c, v, 1);
-            return Ok(v);
-        }
-        for k in 0..NOT_BITS {
-            if known.not & (1 << k) != 0 {
-                continue;
-            }
-            if self.is_nimber(c, k)? {
-                return Ok(k);
+        if known.not == 0 {
+            if let Some(v) = self.game.settled(c) {
+                self.tt.set_exact(c, v, 1);
+                return Ok(v);
             }
         }
-        self.mex(c)
-    }
-
-    /// The nimber of a component by the plain mex of every option's nimber
-    /// (for nimbers beyond the table's "not" bits, rare in these games).
-    fn mex(&mut self, c: G::Pos) -> R<u32> {
-        self.tick()?;
-        let start = self.nodes;
-        let mut options = self.take();
-        self.game.options(c, &mut options);
-        let mut seen = vec![false; options.len() + 1];
-        let mut result = Ok(());
-        for &o in &options {
-            match self.nimber(o) {
-                Ok(v) => {
-                    if let Some(s) = seen.get_mut(v as usize) {
-                        *s = true;
-                    }
-                }
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            }
-        }
-        self.give(options);
-        result?;
-        let v = seen
-            .iter()
-            .position(|s| !s)
-            .expect("a slot past the options") as u32;
-        self.tt.set_exact(c, v, self.nodes - start);
-        Ok(v)
+        Ok(self
+            .examine(c, None)?
+            .expect("an exact nimber was asked for"))
     }
 
     /// Whether the sum of canonical components `comps` has nimber `k`.
@@ -374,118 +338,172 @@ impl<G: SearchGame> Searcher<G> {
                 return Ok(v == k);
             }
         }
-        if k >= NOT_BITS {
-            return Ok(self.mex(c)? == k);
-        }
+        Ok(self.examine(c, Some(k))? == Some(k))
+    }
+
+    /// Searches component `c` (not settled by the table). With `want` None,
+    /// finds its nimber; with `Some(k)`, settles whether it is k: the
+    /// answer is `Some(nimber)` when the nimber was found on the way, `None`
+    /// when only "not k" was. The options are split and keyed once, and
+    /// every test of this call reuses them.
+    fn examine(&mut self, c: G::Pos, want: Option<u32>) -> R<Option<u32>> {
         self.tick()?;
         let start = self.nodes;
         let mut options = self.take();
         self.game.options(c, &mut options);
-        if (options.len() as u32) < k {
+        let count = options.len() as u32;
+        if want.is_some_and(|k| k > count) {
             // A nimber is at most the number of options (Beling–Rogalski's bound).
             self.give(options);
-            self.tt.set_not(c, k, 1);
-            return Ok(false);
+            self.tt.set_not(c, want.expect("some"), 1);
+            return Ok(None);
         }
-        let found = self.some_option_is(&options, k);
-        self.give(options);
-        if found? {
-            self.tt.set_not(c, k, self.nodes - start);
-            return Ok(false);
-        }
-        // No option has nimber k, so c's nimber is at most k: it is k
-        // exactly when it is none of the smaller values.
-        for j in 0..k {
-            if self.is_nimber(c, j)? {
-                return Ok(false);
-            }
-        }
-        self.tt.set_exact(c, k, self.nodes - start);
-        Ok(true)
-    }
-
-    /// Whether some position in `options` has nimber `k`.
-    fn some_option_is(&mut self, options: &[G::Pos], k: u32) -> R<bool> {
-        // Pass 1: every option's components, canonical, into `flat`, their
-        // table buckets fetched ahead so that the lookups overlap.
+        // Every option's components, canonical, into `flat`; their table
+        // buckets fetched ahead so that the lookups overlap.
         let mut flat = self.take();
-        let mut open = self.open_pool.pop().unwrap_or_default();
+        let mut ranges = self.take_ranges();
         let mut scratch = self.take();
-        for &o in options {
+        for &o in &options {
             scratch.clear();
             self.game.split(o, &mut scratch);
-            let start = flat.len() as u32;
-            for &c in &scratch {
-                let key = self.game.canonical(c);
+            let from = flat.len() as u32;
+            for &part in &scratch {
+                let key = self.game.canonical(part);
                 self.tt.prefetch(key);
                 flat.push(key);
             }
-            open.push((start, flat.len() as u32, 0, 0));
+            ranges.push((from, flat.len() as u32, 0, 0));
         }
         self.give(scratch);
-        // Pass 2: what the table settles alone (enhanced transposition
-        // cutoffs). Unknown components move to the front of their range.
-        let mut hit = false;
-        let mut kept = 0;
-        for n in 0..open.len() {
-            let (start, end, _, _) = open[n];
+        self.give(options);
+        let result = self.examine_with(c, want, &mut flat, &ranges, start);
+        self.give(flat);
+        self.give_ranges(ranges);
+        result
+    }
+
+    fn examine_with(
+        &mut self,
+        c: G::Pos,
+        want: Option<u32>,
+        flat: &mut [G::Pos],
+        ranges: &[Range],
+        start: u64,
+    ) -> R<Option<u32>> {
+        if let Some(k) = want {
+            // The cheap cutoff first: an option of nimber k.
+            if self.some_option_is(flat, ranges, k)? {
+                self.tt.set_not(c, k, self.nodes - start);
+                return Ok(None);
+            }
+        }
+        // The least value no option has is the nimber (below `want`, if
+        // asked: then "no option has k" is already known).
+        let end = want.unwrap_or(u32::MAX);
+        let mut k = 0;
+        while k < end {
+            if k >= NOT_BITS {
+                let v = self.mex_of(flat, ranges)?;
+                self.tt.set_exact(c, v, self.nodes - start);
+                return Ok(Some(v));
+            }
+            let not = self.tt.get(c).not;
+            if not & (1 << k) == 0 {
+                if !self.some_option_is(flat, ranges, k)? {
+                    self.tt.set_exact(c, k, self.nodes - start);
+                    return Ok(Some(k));
+                }
+                self.tt.set_not(c, k, self.nodes - start);
+            }
+            k += 1;
+        }
+        self.tt.set_exact(c, end, self.nodes - start);
+        Ok(Some(end))
+    }
+
+    /// The mex of the options' exact nimbers (for nimbers beyond the
+    /// table's "not" bits, rare in these games).
+    fn mex_of(&mut self, flat: &mut [G::Pos], ranges: &[Range]) -> R<u32> {
+        let mut seen = vec![false; ranges.len() + 1];
+        for &(from, to, _, _) in ranges {
+            let mut x = 0;
+            for i in from as usize..to as usize {
+                x ^= self.component_nimber(flat[i])?;
+            }
+            if let Some(s) = seen.get_mut(x as usize) {
+                *s = true;
+            }
+        }
+        Ok(seen
+            .iter()
+            .position(|s| !s)
+            .expect("a slot past the options") as u32)
+    }
+
+    fn take_ranges(&mut self) -> Vec<Range> {
+        self.open_pool.pop().unwrap_or_default()
+    }
+
+    fn give_ranges(&mut self, mut v: Vec<Range>) {
+        v.clear();
+        self.open_pool.push(v);
+    }
+
+    /// Whether some option (components `flat[from..to]` for each range) has
+    /// nimber `k`.
+    fn some_option_is(&mut self, flat: &mut [G::Pos], ranges: &[Range], k: u32) -> R<bool> {
+        // What the table settles alone (enhanced transposition cutoffs).
+        // Unknown components move to the front of their range.
+        let mut open = self.take_ranges();
+        for &(from, to, _, _) in ranges {
             let mut x = k;
-            let mut unknown = start as usize;
+            let mut unknown = from as usize;
             let mut cost = 0;
-            for i in start as usize..end as usize {
-                let c = flat[i];
-                let known = self.tt.get(c);
-                match known.exact {
+            for i in from as usize..to as usize {
+                let part = flat[i];
+                match self.tt.get(part).exact {
                     Some(v) => x ^= v,
                     None => {
-                        cost = cost.max(self.game.size(c));
+                        cost = cost.max(self.game.size(part));
                         flat.swap(unknown, i);
                         unknown += 1;
                     }
                 }
             }
-            let unknown_count = unknown - start as usize;
-            if unknown_count == 0 {
+            let unknowns = unknown - from as usize;
+            if unknowns == 0 {
                 if x == 0 {
-                    hit = true;
-                    break;
+                    self.give_ranges(open);
+                    return Ok(true);
                 }
                 continue;
             }
-            if unknown_count == 1
-                && x < NOT_BITS
-                && self.tt.get(flat[start as usize]).not & (1 << x) != 0
+            if unknowns == 1 && x < NOT_BITS && self.tt.get(flat[from as usize]).not & (1 << x) != 0
             {
                 continue;
             }
-            open[kept] = (start, unknown as u32, x, cost);
-            kept += 1;
+            open.push((from, unknown as u32, x, cost));
         }
-        let mut result = Ok(hit);
-        if !hit {
-            open.truncate(kept);
-            // Pass 3: search, cheapest options first.
-            open.sort_unstable_by_key(|&(_, _, _, cost)| cost);
-            for &(start, end, x, _) in open.iter() {
-                match self.sum_is(&mut flat[start as usize..end as usize], x) {
-                    Ok(true) => {
-                        result = Ok(true);
-                        break;
-                    }
-                    Ok(false) => {}
-                    Err(e) => {
-                        result = Err(e);
-                        break;
-                    }
+        // Then search, cheapest options first.
+        open.sort_unstable_by_key(|&(_, _, _, cost)| cost);
+        let mut result = Ok(false);
+        for &(from, to, x, _) in open.iter() {
+            match self.sum_is(&mut flat[from as usize..to as usize], x) {
+                Ok(false) => {}
+                other => {
+                    result = other;
+                    break;
                 }
             }
         }
-        self.give(flat);
-        open.clear();
-        self.open_pool.push(open);
+        self.give_ranges(open);
         result
     }
 }
+
+/// An option's components in the flat list (from, to), with the XOR and
+/// cost a test worked out.
+type Range = (u32, u32, u32, u32);
 
 #[cfg(test)]
 mod tests {
