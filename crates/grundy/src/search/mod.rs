@@ -427,8 +427,8 @@ impl<G: SearchGame> Searcher<G> {
         let mut seen = vec![false; ranges.len() + 1];
         for &(from, to, _, _) in ranges {
             let mut x = 0;
-            for i in from as usize..to as usize {
-                x ^= self.component_nimber(flat[i])?;
+            for &part in &flat[from as usize..to as usize] {
+                x ^= self.component_nimber(part)?;
             }
             if let Some(s) = seen.get_mut(x as usize) {
                 *s = true;
