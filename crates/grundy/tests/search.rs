@@ -67,6 +67,10 @@ proptest! {
         // The same boards in two words.
         let wide: Vec<u128> = positions.iter().map(|&p| p as u128).collect();
         agree(CramGame::<u128>::new(cols), &wide)?;
+        // And laid out a row a byte (boards up to 8x8), keyed by byte operations.
+        let bytes = CramGame::<u64>::with_stride(cols, 8);
+        let laid: Vec<u64> = positions.iter().map(|&p| bytes.import(p as u128)).collect();
+        agree(bytes, &laid)?;
     }
 
     /// Random Chomp diagrams up to 5x5.

@@ -20,7 +20,11 @@ pub const MAX_CELLS: u32 = 128;
 /// Cram on boards `width` cells wide, positions in `B`.
 #[derive(Debug, Clone)]
 pub struct CramGame<B: Bits> {
+    /// Cells from one row to the next in a position (the board's width, or
+    /// 8 for boards of up to 8x8, which then have a row a byte).
     width: u32,
+    /// The board's columns.
+    cols: u32,
     /// Cells of the first column.
     first_col: B,
     /// Cells of the last column.
@@ -30,7 +34,13 @@ pub struct CramGame<B: Bits> {
 impl<B: Bits> CramGame<B> {
     /// Cram on boards of `width` columns (and as many rows as `B` holds).
     pub fn new(width: u32) -> Self {
-        assert!((1..=64).contains(&width) && width <= B::WIDTH);
+        Self::with_stride(width, width)
+    }
+
+    /// Cram on boards of `cols` columns laid out `stride` cells a row.
+    pub fn with_stride(cols: u32, stride: u32) -> Self {
+        let width = stride;
+        assert!((1..=64).contains(&width) && width <= B::WIDTH && cols <= width);
         let mut first_col = B::ZERO;
         let mut r = 0;
         while r + width <= B::WIDTH {
@@ -39,6 +49,7 @@ impl<B: Bits> CramGame<B> {
         }
         CramGame {
             width,
+            cols,
             first_col,
             last_col: first_col << (width - 1),
         }
@@ -101,7 +112,46 @@ impl<B: Bits> SearchGame for CramGame<B> {
         self.half_turn_symmetric_even(c).then_some(0)
     }
 
+    fn import(&self, pos: u128) -> B {
+        if self.cols == self.width {
+            return B::from_u128(pos);
+        }
+        let mask = (1u128 << self.cols) - 1;
+        let mut out = B::ZERO;
+        let mut r = 0;
+        while r * self.cols < 128 && pos >> (r * self.cols) != 0 {
+            out |= B::from_u128((pos >> (r * self.cols)) & mask) << (r * self.width);
+            r += 1;
+        }
+        out
+    }
+
+    fn export(&self, pos: B) -> u128 {
+        if self.cols == self.width {
+            return pos.to_u128();
+        }
+        let mask = (1u128 << self.cols) - 1;
+        let pos = pos.to_u128();
+        let mut out = 0u128;
+        let mut r = 0;
+        while r * self.width < 128 && pos >> (r * self.width) != 0 {
+            out |= ((pos >> (r * self.width)) & mask) << (r * self.cols);
+            r += 1;
+        }
+        out
+    }
+
     fn canonical(&self, c: B) -> B {
+        if self.width == 8 && B::WIDTH == 64 {
+            return B::from_u128(canonical_bytes(c.low_u64()) as u128);
+        }
+        self.canonical_general(c)
+    }
+}
+
+impl<B: Bits> CramGame<B> {
+    /// [`SearchGame::canonical`] for any layout, row by row.
+    fn canonical_general(&self, c: B) -> B {
         let w = self.width;
         let r0 = c.lowest() / w;
         let r1 = (c.end() - 1) / w;
@@ -171,6 +221,43 @@ impl<B: Bits> CramGame<B> {
             top == bottom.reverse_bits() >> (64 - wd)
         })
     }
+}
+
+/// The 8x8 bit matrix transposed (row i is byte i, column j bit j): three
+/// rounds of swapping blocks across the diagonal (Hacker's Delight, 7-3).
+#[inline]
+fn transpose8(mut x: u64) -> u64 {
+    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
+    x ^= t ^ (t << 28);
+    x
+}
+
+/// The least image of a region of a board laid out a row a byte, under the
+/// eight symmetries of the square (all fit: the board is at most 8x8).
+#[inline]
+fn canonical_bytes(c: u64) -> u64 {
+    // To the corner: rows down to byte 0, columns down to bit 0.
+    let x = c >> (c.trailing_zeros() & !7);
+    let mut cols = x | (x >> 32);
+    cols |= cols >> 16;
+    cols |= cols >> 8;
+    let cols = cols & 0xFF;
+    let x = x >> cols.trailing_zeros();
+    let wd = 64 - (cols >> cols.trailing_zeros()).leading_zeros();
+    let h = (63 - x.leading_zeros()) / 8 + 1;
+    // Each byte's bits reversed, then back to the corner.
+    let mirror = |x: u64, wd: u32| x.reverse_bits().swap_bytes() >> (8 - wd);
+    let flip = |x: u64, h: u32| x.swap_bytes() >> (8 * (8 - h));
+    let m = mirror(x, wd);
+    let mut best = x.min(m).min(flip(x, h)).min(flip(m, h));
+    let t = transpose8(x);
+    let tm = mirror(t, h);
+    best = best.min(t).min(tm).min(flip(t, wd)).min(flip(tm, wd));
+    best
 }
 
 /// Regions taller than this are keyed without their mirror images.
@@ -415,7 +502,14 @@ impl Kind for Cram {
         max_entries: usize,
     ) -> Result<Box<dyn crate::search::family::Engine>> {
         let cells = shape.0 * shape.1;
-        Ok(if cells <= 64 {
+        Ok(if shape.0 <= 8 && shape.1 <= 8 {
+            // A row a byte: symmetries by byte operations.
+            Box::new(crate::search::Searcher::new(
+                CramGame::<u64>::with_stride(shape.1, 8),
+                tt_bytes,
+                max_entries,
+            )?)
+        } else if cells <= 64 {
             Box::new(crate::search::Searcher::new(
                 CramGame::<u64>::new(shape.1),
                 tt_bytes,
@@ -482,6 +576,30 @@ mod tests {
         assert_eq!(g.settled(0b0110_1111), None); // 1111 over 0110
         assert_eq!(g.settled((1 << 12) - 1), None); // 3x4: an odd side
         assert_eq!(g.settled(0b0011_1111), None);
+    }
+
+    #[test]
+    fn byte_boards_key_like_the_general_code() {
+        // The same regions on an 8-wide board, keyed by the byte path and by
+        // the general path: equal keys for equal classes.
+        let fast = CramGame::<u64>::with_stride(6, 8);
+        let general = CramGame::<u64>::new(8);
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let region = x & 0x003F_3F3F_3F3F_3F3F & (x >> 9);
+            if region == 0 {
+                continue;
+            }
+            assert_eq!(fast.canonical(region), general.canonical_general(region), "{region:#x}");
+        }
+        // Layouts convert both ways.
+        let g = CramGame::<u64>::with_stride(3, 8);
+        let board: u128 = 0b101_110; // rows 110, 101 on a 3-wide board
+        assert_eq!(g.import(board), 0b101_0000_0110);
+        assert_eq!(g.export(g.import(board)), board);
     }
 
     #[test]

@@ -43,13 +43,15 @@ pub trait Engine {
 
 impl<G: SearchGame> Engine for Searcher<G> {
     fn nimber(&mut self, pos: u128) -> std::result::Result<u32, Stop> {
-        Searcher::nimber(self, G::Pos::from_u128(pos))
+        let pos = self.game().import(pos);
+        Searcher::nimber(self, pos)
     }
     fn has_nimber(&mut self, pos: u128, k: u32) -> std::result::Result<bool, Stop> {
-        Searcher::has_nimber(self, G::Pos::from_u128(pos), k)
+        let pos = self.game().import(pos);
+        Searcher::has_nimber(self, pos, k)
     }
-    fn options(&self, pos: u128) -> Vec<u128> {
-        let pos = G::Pos::from_u128(pos);
+    fn options(&self, outside: u128) -> Vec<u128> {
+        let pos = self.game().import(outside);
         let mut comps = Vec::new();
         self.game().split(pos, &mut comps);
         comps.sort();
@@ -59,8 +61,11 @@ impl<G: SearchGame> Engine for Searcher<G> {
             opts.clear();
             self.game().options(c, &mut opts);
             // Moves in board order: by the cells they change.
-            let mut these: Vec<u128> = opts.iter().map(|&o| ((pos & !c) | o).to_u128()).collect();
-            these.sort_by_key(|&o| std::cmp::Reverse(pos.to_u128() & !o));
+            let mut these: Vec<u128> = opts
+                .iter()
+                .map(|&o| self.game().export((pos & !c) | o))
+                .collect();
+            these.sort_by_key(|&o| std::cmp::Reverse(outside & !o));
             out.extend(these);
         }
         out

@@ -76,6 +76,17 @@ pub trait SearchGame: Send {
         None
     }
 
+    /// A position handed in from outside (a family's layout, widened to
+    /// 128 bits) in the game's own layout.
+    fn import(&self, pos: u128) -> Self::Pos {
+        Self::Pos::from_u128(pos)
+    }
+
+    /// A position in the family's layout, widened to 128 bits.
+    fn export(&self, pos: Self::Pos) -> u128 {
+        pos.to_u128()
+    }
+
     /// A measure of a component's size: the largest of a sum is searched,
     /// the others are computed exactly.
     fn size(&self, pos: Self::Pos) -> u32 {

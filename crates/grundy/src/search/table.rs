@@ -363,7 +363,7 @@ impl<K: Bits> Table<K> {
 }
 
 const TT_MAGIC: &[u8] = b"GRUNDY-TRANSPOSITION-TABLE\n";
-const TT_VERSION: u32 = 1;
+const TT_VERSION: u32 = 2;
 
 fn decode(m: u64) -> Knowledge {
     let e = ((m >> EXACT_SHIFT) & 0xFFFF) as u32;
