@@ -290,11 +290,11 @@ export function moveWhat(m, game) {
     const cell = markedCell(m.from, m.to);
     if (cell !== null) return t('move.markCell', { cell });
   }
-  if (game === 'cram') {
+  if (/^cram(:|$)/.test(game)) {
     const text = dominoText(m.from, m.to);
     if (text !== null) return text;
   }
-  if (game === 'chomp') {
+  if (/^chomp(:|$)/.test(game)) {
     const text = biteText(m.from, m.to);
     if (text !== null) return text;
   }

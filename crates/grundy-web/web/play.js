@@ -338,8 +338,8 @@ function boardFor(c, index, moves, canMove, hints) {
   let match = /^knight:(\d+)$/.exec(game);
   if (match) return knight(+match[1], c, moves, act, hints, canMove);
   if (/^choco/.test(game) && /^\d+x\d+$/.test(c.position)) return chocolate(c, moves, act, hints, canMove);
-  if (game === 'cram') return cram(c, index, moves, act, hints, canMove);
-  if (game === 'chomp') return chomp(c, moves, act, hints);
+  if (/^cram(:|$)/.test(game)) return cram(c, index, moves, act, hints, canMove);
+  if (/^chomp(:|$)/.test(game)) return chomp(c, moves, act, hints);
   match = /^dag:(.+)$/.exec(game);
   if (match) return graph(match[1], c, index, moves, act, hints, canMove);
   if (/^script:/.test(game)) return null;
@@ -564,7 +564,7 @@ function cram(c, index, moves, act, hints, canMove) {
       grid.append(el('button', { type: 'button', class: cls, testid, 'data-cell': name, 'aria-label': label, title: label, disabled: !onclick, onclick }));
     }
   }
-  const help = el('p', { class: 'small muted', text: sel ? t('play.helpCramSecond', { cell: cellName(sel[0], sel[1]) }) : t('play.helpCramFirst') });
+  const help = el('p', { class: 'small muted board-help', text: sel ? t('play.helpCramSecond', { cell: cellName(sel[0], sel[1]) }) : t('play.helpCramFirst') });
   const out = [el('div', { class: 'scroll' }, grid), help];
   if (sel) out.push(el('button', { type: 'button', class: 'linklike small', text: t('play.clearSelection'), onclick: () => select(null) }));
   return el('div', {}, out);
@@ -622,7 +622,7 @@ function chomp(c, moves, act, hints) {
   }
   grid.append(el('span', { class: 'label' }));
   for (let j = 0; j < C; j++) grid.append(el('span', { class: 'label', text: String(j + 1) }));
-  return el('div', {}, el('div', { class: 'scroll' }, grid), el('p', { class: 'small muted', text: t('play.helpChomp') }));
+  return el('div', {}, el('div', { class: 'scroll' }, grid), el('p', { class: 'small muted board-help', text: t('play.helpChomp') }));
 }
 
 export function parseEdges(text) {

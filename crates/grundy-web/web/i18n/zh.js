@@ -80,6 +80,9 @@ export default {
   'about.dag:FILE': '沿有向图的边移动棋子（文件每行一条 FROM TO 边，# 为注释；允许有环：可能和局）',
   'about.script:FILE': '由 Rhai 脚本定义走法的游戏：fn moves(pos) 返回所有后继局面（见 README）',
   'about.div:D': '把 n ≥ 1 的一堆换成 ⌊n/d⌋，d 取自列表 D（每个 d ≥ 2）',
+  'about.cram[:RxC]': '在两个相邻的空格上放一块多米诺骨牌（各行由 `.` 空格、`#` 已占组成，用 `/` 连接）；用搜索求解，最多 128 格（RxC：`grundy table` 的大小）',
+  'about.chomp[:RxC]': '取一个方块以及它上方和右方的所有方块；左下角有毒的方块不能取（各行长度，从最下一行起）；用搜索求解（RxC：`grundy table` 的大小）',
+  'about.nodekayles:FILE': '取图的一个顶点及其所有邻点（文件格式同 dag:，边无方向；最多 128 个顶点）；用搜索求解',
 
   'nimsum.component': '分量',
   'nimsum.value': '值',
