@@ -210,11 +210,93 @@ export function markedCell(from, to) {
   return cell;
 }
 
-/** What a move does, as the command line writes it: "3 -> 1", "9 -> 6 + 1", "mark cell 7". */
+/**
+ * A Cram board's text (`4x5`, or rows of `.` empty and `#` filled joined by
+ * `/`, row 1 on top) as {rows, cols, cells}, cells[r][c] true when filled; or null.
+ */
+export function parseCram(text) {
+  const s = String(text || '').trim();
+  const size = /^(\d+)x(\d+)$/i.exec(s);
+  if (size) {
+    const rows = +size[1];
+    const cols = +size[2];
+    if (!rows || !cols || rows * cols > 4096) return null;
+    return { rows, cols, cells: Array.from({ length: rows }, () => new Array(cols).fill(false)) };
+  }
+  const lines = s.split('/');
+  const cols = lines[0].length;
+  if (!cols || lines.some((l) => l.length !== cols || !/^[.#]+$/.test(l))) return null;
+  return { rows: lines.length, cols, cells: lines.map((l) => l.split('').map((ch) => ch === '#')) };
+}
+
+/** A Cram board's text in one spelling (rows joined by `/`), to compare boards. */
+export function cramKey(text) {
+  const b = parseCram(text);
+  return b ? b.cells.map((row) => row.map((f) => (f ? '#' : '.')).join('')).join('/') : null;
+}
+
+/** A Cram cell's name as the command line writes it: column letter, row from 1 at the top ("b3"). */
+export function cellName(r, col) {
+  const letter = (k) => String.fromCharCode(97 + k);
+  const letters = col < 26 ? letter(col) : letter(Math.floor(col / 26) - 1) + letter(col % 26);
+  return letters + (r + 1);
+}
+
+/** A Chomp bar's text (`6x6`, or row lengths bottom row first, `5,5,3`) as row lengths; or null. */
+export function parseChomp(text) {
+  const s = String(text || '').trim();
+  const size = /^(\d+)x(\d+)$/i.exec(s);
+  if (size) {
+    const rows = +size[1];
+    const cols = +size[2];
+    if (!rows || !cols || rows > 4096) return null;
+    return new Array(rows).fill(cols);
+  }
+  if (!/^\d+(,\d+)*$/.test(s)) return null;
+  const rows = s.split(',').map(Number).filter((n) => n > 0);
+  return rows.length ? rows : null;
+}
+
+/** A Chomp bar's text in one spelling (row lengths joined by `,`), to compare bars. */
+export function chompKey(text) {
+  const rows = parseChomp(text);
+  return rows ? rows.join(',') : null;
+}
+
+/** A Cram move as "domino b1-c1", or null when it is not one domino. */
+function dominoText(from, to) {
+  const a = parseCram(from);
+  const b = to.length === 1 ? parseCram(to[0]) : null;
+  if (!a || !b || a.rows !== b.rows || a.cols !== b.cols) return null;
+  const placed = [];
+  for (let r = 0; r < a.rows; r++) {
+    for (let c = 0; c < a.cols; c++) if (a.cells[r][c] !== b.cells[r][c]) placed.push(cellName(r, c));
+  }
+  return placed.length === 2 ? t('move.domino', { a: placed[0], b: placed[1] }) : null;
+}
+
+/** A Chomp move as "take row 2 column 3" (row 1 at the bottom), or null. */
+function biteText(from, to) {
+  const a = parseChomp(from);
+  const b = to.length === 1 ? parseChomp(to[0]) : to.length === 0 ? [] : null;
+  if (!a || !b) return null;
+  const r = a.findIndex((len, i) => (b[i] || 0) !== len);
+  return r < 0 ? null : t('move.bite', { r: r + 1, c: (b[r] || 0) + 1 });
+}
+
+/** What a move does, as the command line writes it: "3 -> 1", "9 -> 6 + 1", "mark cell 7", "domino a1-b1". */
 export function moveWhat(m, game) {
   if (game === 'treblecross') {
     const cell = markedCell(m.from, m.to);
     if (cell !== null) return t('move.markCell', { cell });
+  }
+  if (/^cram(:|$)/.test(game)) {
+    const text = dominoText(m.from, m.to);
+    if (text !== null) return text;
+  }
+  if (/^chomp(:|$)/.test(game)) {
+    const text = biteText(m.from, m.to);
+    if (text !== null) return text;
   }
   const to = m.to.length ? m.to.join(' + ') : t('move.nothing');
   return `${m.from} -> ${to}`;

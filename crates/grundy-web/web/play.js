@@ -3,7 +3,7 @@
 // that shows where a winning position was given away.
 import {
   api, el, t, errorBox, checkbox, setParams, parseSum, moveText, moveWhat, showValue,
-  loadFiles, link, gamesHelp,
+  loadFiles, link, gamesHelp, parseCram, cramKey, cellName, parseChomp, chompKey,
 } from './app.js';
 
 const REPLY_DELAY_MS = 700;
@@ -23,6 +23,8 @@ export function render(root, params) {
     [t('play.preset.knight'), 'knight:8 7,7 5,6'],
     [t('play.preset.choco'), 'choco 4x6'],
     [t('play.preset.treblecross'), 'treblecross ...........'],
+    [t('play.preset.cram'), 'cram 4x5'],
+    [t('play.preset.chomp'), 'chomp 6x6'],
   ];
   const own = ownGamePreset();
 
@@ -336,6 +338,8 @@ function boardFor(c, index, moves, canMove, hints) {
   let match = /^knight:(\d+)$/.exec(game);
   if (match) return knight(+match[1], c, moves, act, hints, canMove);
   if (/^choco/.test(game) && /^\d+x\d+$/.test(c.position)) return chocolate(c, moves, act, hints, canMove);
+  if (/^cram(:|$)/.test(game)) return cram(c, index, moves, act, hints, canMove);
+  if (/^chomp(:|$)/.test(game)) return chomp(c, moves, act, hints);
   match = /^dag:(.+)$/.exec(game);
   if (match) return graph(match[1], c, index, moves, act, hints, canMove);
   if (/^script:/.test(game)) return null;
@@ -478,6 +482,147 @@ function chocolate(c, moves, act, hints) {
   grid.append(button(find([piece(R - 1, C)]), 'eat eat-row', t('play.eatRow'), { gridRow: 2 * R + 1, gridColumn: `1 / ${2 * C}` }));
   grid.append(button(find([piece(R, C - 1)]), 'eat eat-col', t('play.eatCol'), { gridColumn: 2 * C + 1, gridRow: `1 / ${2 * R}` }));
   return el('div', {}, grid, el('p', { class: 'small muted', text: t('play.helpChoco') }));
+}
+
+/** The best of some moves for the player to move (a cell's colour when it starts several). */
+function bestOf(list) {
+  let best = null;
+  for (const m of list) if (m && (!best || RANK[m.outcome] > RANK[best.outcome])) best = m;
+  return best;
+}
+
+/** A square's side in px for a board of R rows and C columns (phones included). */
+function squareSize(R, C) {
+  const side = Math.max(R, C);
+  return side <= 6 ? 40 : side <= 9 ? 32 : side <= 14 ? 24 : 18;
+}
+
+/**
+ * A Cram board: click an empty cell, then a neighbour, to place a domino.
+ * The move is the legal one whose board equals the board after the domino.
+ */
+function cram(c, index, moves, act, hints, canMove) {
+  const board = parseCram(c.position);
+  if (!board) return null;
+  const { rows, cols, cells } = board;
+  const byBoard = new Map();
+  for (const m of moves) {
+    const key = m.to.length === 1 ? cramKey(m.to[0]) : null;
+    if (key) byBoard.set(key, m);
+  }
+  const empty = (r, col) => r >= 0 && r < rows && col >= 0 && col < cols && !cells[r][col];
+  const moveFor = (a, b) => {
+    const after = cells.map((row) => row.slice());
+    after[a[0]][a[1]] = true;
+    after[b[0]][b[1]] = true;
+    return byBoard.get(after.map((row) => row.map((f) => (f ? '#' : '.')).join('')).join('/')) || null;
+  };
+  const neighbours = (r, col) => [[r - 1, col], [r + 1, col], [r, col - 1], [r, col + 1]].filter(([a, b]) => empty(a, b));
+  let sel = game.selection && game.selection.component === index ? game.selection.cell : null;
+  if (sel && !empty(sel[0], sel[1])) sel = null;
+  const select = (cell) => { game.selection = cell ? { component: index, cell } : null; draw(); };
+  const size = squareSize(rows, cols);
+  const grid = el('div', { class: 'cram', role: 'grid', testid: 'cram-board', 'aria-label': t('play.cramOf', { r: rows, c: cols }),
+    style: { gridTemplateColumns: `1.2rem repeat(${cols}, var(--sq))`, '--sq': `${size}px` } });
+  grid.append(el('span', { class: 'label' }));
+  for (let col = 0; col < cols; col++) grid.append(el('span', { class: 'label', text: cellName(0, col).replace(/\d+$/, '') }));
+  for (let r = 0; r < rows; r++) {
+    grid.append(el('span', { class: 'label', text: String(r + 1) }));
+    for (let col = 0; col < cols; col++) {
+      const name = cellName(r, col);
+      if (cells[r][col]) {
+        grid.append(el('span', { class: 'ccell filled', testid: 'cram-filled', 'aria-label': t('play.cellFilled', { cell: name }) }));
+        continue;
+      }
+      const partners = neighbours(r, col).map((b) => [b, moveFor([r, col], b)]).filter(([, m]) => m);
+      let cls = 'ccell';
+      let onclick = null;
+      let label = t('play.cramFirst', { cell: name });
+      let testid = 'cram-cell';
+      if (!sel) {
+        const best = bestOf(partners.map(([, m]) => m));
+        cls += ' ' + outcomeClass(best, hints);
+        if (best && canMove) onclick = () => select([r, col]);
+      } else if (sel[0] === r && sel[1] === col) {
+        cls += ' selected';
+        testid = 'cram-selected';
+        label = t('play.cramSelected', { cell: name });
+        onclick = canMove ? () => select(null) : null;
+      } else {
+        const pair = partners.find(([b]) => b[0] === sel[0] && b[1] === sel[1]);
+        if (pair) {
+          cls += ' target ' + outcomeClass(pair[1], hints);
+          testid = 'cram-target';
+          label = t('play.cramDomino', { a: cellName(sel[0], sel[1]), b: name });
+          onclick = act(pair[1]);
+        } else {
+          // a second click away from the first cell starts again there
+          cls += partners.length ? ' restart' : ' illegal';
+          if (partners.length && canMove) onclick = () => select([r, col]);
+        }
+      }
+      grid.append(el('button', { type: 'button', class: cls, testid, 'data-cell': name, 'aria-label': label, title: label, disabled: !onclick, onclick }));
+    }
+  }
+  const help = el('p', { class: 'small muted board-help', text: sel ? t('play.helpCramSecond', { cell: cellName(sel[0], sel[1]) }) : t('play.helpCramFirst') });
+  const out = [el('div', { class: 'scroll' }, grid), help];
+  if (sel) out.push(el('button', { type: 'button', class: 'linklike small', text: t('play.clearSelection'), onclick: () => select(null) }));
+  return el('div', {}, out);
+}
+
+/**
+ * A Chomp bar, bottom row first in the position, drawn with the bottom row
+ * at the bottom; the poisoned square is the bottom-left one. Hovering a
+ * square shows what a bite there eats; a click takes the bite.
+ */
+function chomp(c, moves, act, hints) {
+  const rowsLen = parseChomp(c.position);
+  if (!rowsLen) return null;
+  const R = rowsLen.length;
+  const C = rowsLen[0] || 0;
+  if (R > 40 || C > 40) return null;
+  const byRows = new Map();
+  for (const m of moves) {
+    const key = m.to.length === 1 ? chompKey(m.to[0]) : m.to.length === 0 ? '' : null;
+    if (key !== null) byRows.set(key, m);
+  }
+  const bite = (i, j) => rowsLen.map((len, k) => (k >= i ? Math.min(len, j) : len)).filter((len) => len > 0).join(',');
+  const size = squareSize(R, C);
+  const grid = el('div', { class: 'chomp', role: 'grid', testid: 'chomp-board', 'aria-label': t('play.chompOf', { rows: rowsLen.join(',') }),
+    style: { gridTemplateColumns: `1.2rem repeat(${C}, var(--sq))`, '--sq': `${size}px` } });
+  const squares = [];
+  const eat = (i, j, on) => {
+    for (const s of squares) s.node.classList.toggle('eaten', on && s.i >= i && s.j >= j);
+  };
+  for (let i = R - 1; i >= 0; i--) {
+    grid.append(el('span', { class: 'label', text: String(i + 1) }));
+    for (let j = 0; j < C; j++) {
+      if (j >= rowsLen[i]) {
+        grid.append(el('span', { class: 'csq gone' }));
+        continue;
+      }
+      if (i === 0 && j === 0) {
+        grid.append(el('span', { class: 'csq poison', testid: 'chomp-poison', title: t('play.poison'), 'aria-label': t('play.poison'), text: '☠' }));
+        continue;
+      }
+      const m = byRows.get(bite(i, j)) || null;
+      const go = act(m);
+      const label = t('play.chompTake', { r: i + 1, c: j + 1 });
+      const node = el('button', { type: 'button', class: 'csq ' + outcomeClass(m, hints), testid: 'chomp-square', 'data-row': i + 1, 'data-col': j + 1,
+        'aria-label': label, title: label, disabled: !go, onclick: go });
+      if (go) {
+        node.addEventListener('mouseenter', () => eat(i, j, true));
+        node.addEventListener('mouseleave', () => eat(i, j, false));
+        node.addEventListener('focus', () => eat(i, j, true));
+        node.addEventListener('blur', () => eat(i, j, false));
+      }
+      squares.push({ i, j, node });
+      grid.append(node);
+    }
+  }
+  grid.append(el('span', { class: 'label' }));
+  for (let j = 0; j < C; j++) grid.append(el('span', { class: 'label', text: String(j + 1) }));
+  return el('div', {}, el('div', { class: 'scroll' }, grid), el('p', { class: 'small muted board-help', text: t('play.helpChomp') }));
 }
 
 export function parseEdges(text) {
