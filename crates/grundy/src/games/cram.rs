@@ -106,6 +106,10 @@ impl<B: Bits> SearchGame for CramGame<B> {
         }
     }
 
+    fn mobility(&self, c: B) -> u32 {
+        self.horizontal(c).count() + self.vertical(c).count()
+    }
+
     fn settled(&self, c: B) -> Option<u32> {
         // A domino's image under a half turn about a cell corner never
         // overlaps it, so the second player can always copy: value 0.
@@ -593,7 +597,11 @@ mod tests {
             if region == 0 {
                 continue;
             }
-            assert_eq!(fast.canonical(region), general.canonical_general(region), "{region:#x}");
+            assert_eq!(
+                fast.canonical(region),
+                general.canonical_general(region),
+                "{region:#x}"
+            );
         }
         // Layouts convert both ways.
         let g = CramGame::<u64>::with_stride(3, 8);

@@ -213,9 +213,12 @@ impl<K: Bits> Table<K> {
                 b.meta[i] = (new & !(0x7F << WORK_SHIFT)) | (old_work.max(work) << WORK_SHIFT);
                 return;
             }
-            let room = self.slots() < self.max_slots;
+            // Doubling at half full keeps buckets rarely full; a full bucket
+            // below that replaces its cheapest entry rather than doubling
+            // the memory for one unlucky bucket.
+            let room = self.slots() < self.max_slots && self.len * 2 >= self.slots();
             if let Some(i) = free {
-                if room && self.len * 4 >= self.slots() * 3 {
+                if room {
                     self.grow();
                     continue;
                 }
@@ -344,7 +347,7 @@ impl<K: Bits> Table<K> {
             return Err(refuse("it was written for another board size"));
         }
         let count = u64::from_le_bytes(take(8)?.try_into().expect("8 bytes")) as usize;
-        while count * 4 >= self.slots() * 3 && self.slots() < self.max_slots {
+        while count * 2 >= self.slots() && self.slots() < self.max_slots {
             self.grow();
         }
         for _ in 0..count {
