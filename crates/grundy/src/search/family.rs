@@ -88,8 +88,6 @@ impl<G: SearchGame> Engine for Searcher<G> {
     }
 }
 
-use super::Bits;
-
 /// Positions laid out as `grundy table` shows them, rows first.
 pub type Board<S> = Vec<Vec<(S, u128)>>;
 
