@@ -58,13 +58,26 @@ pub trait Bits:
     fn from_u128(x: u128) -> Self;
     /// The low 64 bits.
     fn low_u64(self) -> u64;
-    /// A well-mixed 64-bit hash.
+    /// A well-mixed 64-bit hash: every bit of the set moves every bit of
+    /// the hash (the table takes its bucket from the low bits).
     #[inline]
     fn mix(self) -> u64 {
+        #[inline]
+        fn fmix(mut h: u64) -> u64 {
+            // MurmurHash3's 64-bit finaliser.
+            h ^= h >> 33;
+            h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+            h ^= h >> 33;
+            h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+            h ^ (h >> 33)
+        }
         let x = self.to_u128();
-        let folded = (x as u64) ^ ((x >> 64) as u64).rotate_left(29);
-        let h = folded.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        h ^ (h >> 29)
+        let high = (x >> 64) as u64;
+        if high == 0 {
+            fmix(x as u64)
+        } else {
+            fmix(x as u64 ^ fmix(high))
+        }
     }
     /// The members in increasing order.
     #[inline]
@@ -147,5 +160,10 @@ mod tests {
         assert!(s.has(70) && !s.has(69));
         assert_eq!(0u64.end(), 0);
         assert_eq!(u64::bit(5).lowest_bit(), 32);
+        // Sets differing only in high members fall in different buckets.
+        let buckets: std::collections::HashSet<u64> = (0..64u64)
+            .map(|i| (1u64 << 63 | i << 50).mix() & 1023)
+            .collect();
+        assert!(buckets.len() > 50);
     }
 }
