@@ -51,7 +51,7 @@ use single::rare_value_fixed;
 use small::small_run;
 use sum_free::choose_sum_free;
 
-use super::simd;
+use super::simd::Path;
 use std::ops::ControlFlow;
 
 /// Errors in a take-and-break code, before any text parsing is involved.
@@ -420,20 +420,34 @@ pub struct Engine {
     plain_only: bool,
     /// Heaps from which blocks are computed on two threads (`usize::MAX`: never).
     parallel_from: usize,
-    /// Which vector paths are used (when the processor has AVX-512).
+    /// The instruction path of each part ([`Path::default_path`] unless set).
     vector: Vector,
     /// Whether heaps whose values are all below 64 take [`small_run`]
     /// (with AVX-512 when the vector paths are on).
     small: bool,
 }
 
-/// Which parts of the rare-value method use [`simd`]'s vector code.
+/// The instruction path of each part of the rare-value method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Vector {
-    /// Options through rare heaps: [`simd::mark_pairs`] with stamps.
-    marks: bool,
-    /// Wanted values: [`simd::search`].
-    search: bool,
+    /// The engine's path (the small-value loop's, when `marks` and
+    /// `search` agree with it).
+    path: Path,
+    /// Options through rare heaps: with [`Path::Avx512`],
+    /// [`simd::mark_pairs`] with stamps; else byte marks.
+    marks: Path,
+    /// Wanted values: [`simd::search_to`] on this path.
+    search: Path,
+}
+
+impl Vector {
+    fn on(path: Path) -> Self {
+        Vector {
+            path,
+            marks: path,
+            search: path,
+        }
+    }
 }
 
 /// How often (in heaps) progress is reported and interruption checked.
@@ -473,10 +487,7 @@ impl Engine {
             } else {
                 usize::MAX
             },
-            vector: Vector {
-                marks: simd::available(),
-                search: simd::available(),
-            },
+            vector: Vector::on(Path::default_path()),
             small: true,
         }
     }
@@ -665,24 +676,37 @@ impl Engine {
         }
     }
 
-    /// Timing aid: no vector code even when the processor has AVX-512 (what
-    /// other processors run).
-    pub fn scalar_search(&mut self) {
-        self.vector = Vector {
-            marks: false,
-            search: false,
-        };
+    /// The instruction path in force.
+    pub fn path(&self) -> Path {
+        self.vector.path
     }
 
-    /// Testing aid: vector marks (where available) with the scalar search.
+    /// Runs every part on `path` from now on; an error (and no change)
+    /// when this processor cannot run it.
+    pub fn set_path(&mut self, path: Path) -> Result<(), String> {
+        if !path.supported() {
+            return Err(format!(
+                "the {path} instruction path is not supported by this processor"
+            ));
+        }
+        self.vector = Vector::on(path);
+        Ok(())
+    }
+
+    /// Timing aid: no vector code at all, as [`Path::Portable`].
+    pub fn scalar_search(&mut self) {
+        self.vector = Vector::on(Path::Portable);
+    }
+
+    /// Testing aid: the path's marks with the portable search.
     pub fn scalar_search_only(&mut self) {
-        self.vector.search = false;
+        self.vector.search = Path::Portable;
         self.small = false;
     }
 
-    /// Timing aid: scalar marks through rare heaps, vector search.
+    /// Timing aid: portable marks through rare heaps, the path's search.
     pub fn scalar_marks(&mut self) {
-        self.vector.marks = false;
+        self.vector.marks = Path::Portable;
     }
 
     /// Testing aid: the general vector paths even for values below 64.
@@ -786,7 +810,14 @@ impl Engine {
             (&mut self.rare, &mut self.rare_values),
             limit,
             self.work.bound,
-            self.vector.marks && self.vector.search,
+            match self.vector {
+                Vector {
+                    path,
+                    marks,
+                    search,
+                } if marks == path && search == path => path,
+                _ => Path::Portable,
+            },
         );
         let stats = &mut self.work.stats;
         stats.pair_steps += steps.0;

@@ -258,6 +258,7 @@ pub(super) fn block_value<const W: usize>(
             .map(|range| (block_rare, block_values, range));
         for (heaps, heap_values, range) in older.chain(newer) {
             simd::mark_pairs(
+                context.vector.marks,
                 table,
                 &heaps[range.clone()],
                 &heap_values[range],
@@ -268,7 +269,12 @@ pub(super) fn block_value<const W: usize>(
             );
         }
     }
-    simd::fold_stamps(&scratch.stamps[..64 * W], stamp, &mut marks.0);
+    simd::fold_stamps(
+        context.vector.marks,
+        &scratch.stamps[..64 * W],
+        stamp,
+        &mut marks.0,
+    );
     let (cheap_mex, want) = decide(context, n, marks, bound);
     let seen: &mut [u8; MAX_RARE_BOUND as usize] =
         (&mut scratch.seen[..]).try_into().expect("buffer size");

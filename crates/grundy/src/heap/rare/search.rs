@@ -81,13 +81,14 @@ pub(super) fn confirm<T: Cell, const W: usize>(
         return None;
     }
     let searchable = searchable(context, n);
-    if let (true, Some(narrow)) = (context.vector.search, T::narrow(table)) {
+    if let (true, Some(narrow)) = (context.vector.search.avx512(), T::narrow(table)) {
         let mut wanted = simd::Wanted::from_bits(&want.0);
         for &k in &context.rules.splits {
             if n >= k + 2 && searchable[(context.split.domain as usize) & ((n - k) & 1)] {
                 let m = n - k;
                 let half = context.rules.half(m);
-                stats.scan_steps += simd::search_to(narrow, m, 1, half, &mut wanted) as u64;
+                stats.scan_steps +=
+                    simd::search_to(context.vector.search, narrow, m, 1, half, &mut wanted) as u64;
                 if wanted.count == 0 {
                     return None;
                 }

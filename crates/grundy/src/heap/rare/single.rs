@@ -61,13 +61,14 @@ pub(super) fn pair_marks<T: Cell, const W: usize>(
             };
             (m, lo, hi)
         });
-    if let (true, Some(narrow)) = (context.vector.marks, T::narrow(table)) {
+    if let (true, Some(narrow)) = (context.vector.marks.avx512(), T::narrow(table)) {
         let stamp = scratch.next_stamp();
         for (m, lo, hi) in ranges {
             for range in without_equal(context.rules, rare, m, lo..hi) {
                 steps += range.len() as u64;
                 let (heaps, values) = (&rare[range.clone()], &context.rare_values[range]);
                 simd::mark_pairs(
+                    context.vector.marks,
                     narrow,
                     heaps,
                     values,
@@ -78,7 +79,12 @@ pub(super) fn pair_marks<T: Cell, const W: usize>(
                 );
             }
         }
-        simd::fold_stamps(&scratch.stamps[..64 * W], stamp, &mut marks.0);
+        simd::fold_stamps(
+            context.vector.marks,
+            &scratch.stamps[..64 * W],
+            stamp,
+            &mut marks.0,
+        );
     } else {
         let seen: &mut [u8; MAX_RARE_BOUND as usize] =
             (&mut scratch.seen[..]).try_into().expect("buffer size");

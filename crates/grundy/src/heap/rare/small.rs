@@ -3,7 +3,7 @@
 
 use super::search::{cheap_class, searchable};
 use super::{rare_under, RareSplit, Split, TakeBreak, Vector};
-use crate::heap::simd;
+use crate::heap::simd::{self, Path};
 
 /// The rare-value method fused into one loop for games whose values are all
 /// below 64 (0.1777, 0.104, ...), where the per-heap overhead of the general
@@ -26,20 +26,19 @@ pub(super) fn small_run(
     rare: (&mut Vec<u32>, &mut Vec<u32>),
     limit: usize,
     bound: u32,
-    vector: bool,
+    path: Path,
 ) -> (u64, u64, u64, u32) {
     #[cfg(target_arch = "x86_64")]
-    if vector {
-        assert!(simd::available(), "AVX-512 asked for where there is none");
+    if path == Path::Avx512 && simd::avx512_available() {
         // SAFETY: the features were just checked.
         return unsafe { small_run_avx512(rules, split, odd, table, rare, limit, bound) };
     }
-    let _ = vector;
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if path == Path::Avx2 && simd::avx2_available() {
         // SAFETY: the feature was just checked.
         return unsafe { small_run_avx2(rules, split, odd, table, rare, limit, bound) };
     }
+    let _ = path;
     // SAFETY: the portable operations need no processor features.
     unsafe { small_run_with::<simd::Portable>(rules, split, odd, table, rare, limit, bound) }
 }
@@ -119,10 +118,7 @@ pub(super) unsafe fn small_run_with<S: simd::SmallSets>(
         odd,
         rare: &[],
         rare_values: &[],
-        vector: Vector {
-            marks: true,
-            search: true,
-        },
+        vector: Vector::on(Path::Portable),
     };
     let by_parity = |n: usize| {
         let searchable = searchable(&context, n);

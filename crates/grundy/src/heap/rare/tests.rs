@@ -4,10 +4,24 @@ use super::pipeline::block_marks;
 use super::single::pair_marks;
 use super::small::small_run_with;
 use super::*;
+use crate::heap::simd;
 use proptest::prelude::*;
 
 fn values(digits: &[u8], n: usize, plain: bool) -> Vec<u32> {
     rules_values(&TakeBreak::new(digits).unwrap(), n, plain)
+}
+
+/// Every instruction path this processor can run, as a strategy.
+fn paths() -> impl Strategy<Value = Path> {
+    prop::sample::select(Path::supported_paths())
+}
+
+/// The values of `digits` to `n` on `path`, with the engine's default choices.
+fn path_values(digits: &[u8], n: usize, path: Path) -> Vec<u32> {
+    let mut engine = Engine::new(TakeBreak::new(digits).unwrap());
+    engine.set_path(path).unwrap();
+    let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
+    engine.values().to_u32()
 }
 
 fn rules_values(rules: &TakeBreak, n: usize, plain: bool) -> Vec<u32> {
@@ -45,10 +59,19 @@ fn walsh_hadamard_counts_parities() {
 #[test]
 fn rare_value_engine_agrees_on_sparse_games() {
     // 0.16, 0.1777, 0.6 and 0.354 have sparse spaces (Flammenkamp's tables).
-    for digits in [&[0u8, 1, 6][..], &[0, 1, 7, 7, 7], &[0, 6], &[0, 3, 5, 4]] {
-        let fast = values(digits, 30_000, false);
+    // 0.007 takes a sum-free set. Every path this processor can run.
+    for digits in [
+        &[0u8, 1, 6][..],
+        &[0, 1, 7, 7, 7],
+        &[0, 6],
+        &[0, 3, 5, 4],
+        &[0, 0, 0, 7],
+    ] {
         let plain = values(digits, 30_000, true);
-        assert_eq!(fast, plain, "{digits:?}");
+        for path in Path::supported_paths() {
+            let fast = path_values(digits, 30_000, path);
+            assert_eq!(fast, plain, "{digits:?} on {path}");
+        }
     }
 }
 
@@ -77,10 +100,11 @@ proptest! {
     fn any_code_agrees_with_the_plain_engine(
         digits in proptest::collection::vec(0u8..8, 1..5),
         n in 0usize..9000,
+        path in paths(),
     ) {
         let mut digits = digits;
         digits.insert(0, 0);
-        prop_assert_eq!(values(&digits, n, false), values(&digits, n, true));
+        prop_assert_eq!(path_values(&digits, n, path), values(&digits, n, true));
     }
 
     #[test]
@@ -91,12 +115,14 @@ proptest! {
         two_threads in any::<bool>(),
         all_scalar in any::<bool>(),
         small in any::<bool>(),
+        path in paths(),
     ) {
         // A first digit of 4 splits the heap being computed itself.
         let mut digits = digits;
         digits.insert(0, first);
         let rules = TakeBreak::new(&digits).unwrap();
         let mut engine = Engine::new(rules);
+        engine.set_path(path).unwrap();
         engine.parallel_from(if two_threads { 0 } else { usize::MAX });
         if all_scalar {
             engine.scalar_search();
@@ -115,6 +141,7 @@ proptest! {
         digits in proptest::collection::vec(0u8..8, 1..9),
         n in 1000usize..6000,
         small in any::<bool>(),
+        path in paths(),
     ) {
         // Codes up to eight digits: split sizes near each other take
         // the gather of four partners, others one gather per size.
@@ -122,6 +149,7 @@ proptest! {
         digits.insert(0, 0);
         let rules = TakeBreak::new(&digits).unwrap();
         let mut engine = Engine::new(rules);
+        engine.set_path(path).unwrap();
         engine.parallel_from(usize::MAX);
         if !small {
             engine.no_small_run();
@@ -139,11 +167,13 @@ proptest! {
     fn two_thread_blocks_agree_with_the_plain_engine(
         digits in proptest::collection::vec(0u8..8, 1..5),
         n in 2048usize..12000,
+        path in paths(),
     ) {
         let mut digits = digits;
         digits.insert(0, 0);
         let rules = TakeBreak::new(&digits).unwrap();
         let mut engine = Engine::new(rules);
+        engine.set_path(path).unwrap();
         engine.parallel_from(0);
         // Small values would take the small-value loop instead.
         engine.no_small_run();
@@ -233,7 +263,7 @@ proptest! {
             odd: &odd,
             rare: &rare,
             rare_values: &rare_values,
-            vector: Vector { marks: false, search: false },
+            vector: Vector::on(Path::Portable),
         };
         let old = &table[..cut];
         let start = cut + cut / 3;
@@ -275,11 +305,13 @@ proptest! {
         two_threads in any::<bool>(),
         marks in prop_oneof![Just("vector"), Just("scalar")],
         search in prop_oneof![Just("vector"), Just("scalar")],
+        path in paths(),
     ) {
         let mut digits = digits;
         digits.insert(0, first);
         let rules = TakeBreak::new(&digits).unwrap().unequal_parts();
         let mut engine = Engine::new(rules.clone());
+        engine.set_path(path).unwrap();
         engine.parallel_from(if two_threads { 0 } else { usize::MAX });
         if marks == "scalar" {
             engine.scalar_marks();
@@ -320,22 +352,26 @@ fn rare_value_with(
         odd,
         rare,
         rare_values: &rare_values,
-        vector: Vector {
-            marks: false,
-            search: false,
-        },
+        vector: Vector::on(Path::Portable),
     };
     let scalar = run(&context, table, n, bound);
     let narrow: Vec<u16> = table.iter().map(|v| *v as u16).collect();
-    for (marks, search) in [(true, true), (true, false), (false, true)] {
-        context.vector = Vector { marks, search };
-        assert_eq!(
-            run(&context, &narrow, n, bound),
-            scalar,
-            "vector paths differ (marks {marks}, search {search})"
-        );
+    let paths = Path::supported_paths();
+    for &path in &paths {
+        for (marks, search) in [(path, path), (path, Path::Portable), (Path::Portable, path)] {
+            context.vector = Vector {
+                path,
+                marks,
+                search,
+            };
+            assert_eq!(
+                run(&context, &narrow, n, bound),
+                scalar,
+                "vector paths differ (marks {marks}, search {search})"
+            );
+        }
     }
-    for vector in [false, simd::available()] {
+    for vector in paths {
         // The small-value loop is not used when parts must differ.
         if bound > 64 || n <= rules.digits.len() + 2 || rules.unequal {
             break;

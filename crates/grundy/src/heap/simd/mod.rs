@@ -14,17 +14,12 @@
 /// Values below this can be searched here (the set is 256 words of 16 bits).
 pub const SIMD_BOUND: u32 = 4096;
 
-/// Whether this processor can run [`search`].
+mod path;
+pub use path::{avx2_available, avx512_available, Path, PATH_VARIABLE};
+
+/// Whether this processor can run the AVX-512 kernels.
 pub fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    avx512_available()
 }
 
 /// The wanted values as 256 words of 16 bits: bit `v & 15` of word `v >> 4`.
@@ -85,13 +80,20 @@ impl Wanted {
 /// number of splits looked at. Every value of `table[..=m]` must be below
 /// [`SIMD_BOUND`] for the search to be fast; larger ones are still handled
 /// exactly (looked at one by one), only slowly. Panics if `m > table.len()`.
-pub fn search(table: &[u16], m: usize, from: usize, want: &mut Wanted) -> usize {
-    search_to(table, m, from, m / 2, want)
+pub fn search(path: Path, table: &[u16], m: usize, from: usize, want: &mut Wanted) -> usize {
+    search_to(path, table, m, from, m / 2, want)
 }
 
 /// [`search`] over the splits `(a, m - a)` for `a` in `from..=half` only
 /// (`half <= m / 2`): `(m - 1) / 2` leaves out the equal split.
-pub fn search_to(table: &[u16], m: usize, from: usize, half: usize, want: &mut Wanted) -> usize {
+pub fn search_to(
+    path: Path,
+    table: &[u16],
+    m: usize,
+    from: usize,
+    half: usize,
+    want: &mut Wanted,
+) -> usize {
     // Parts are at least 1: the largest read is `table[m - 1]` (a split
     // without taking, of the heap being computed, has `m == table.len()`).
     assert!(m <= table.len(), "split beyond the table");
@@ -101,8 +103,8 @@ pub fn search_to(table: &[u16], m: usize, from: usize, half: usize, want: &mut W
         return 0;
     }
     #[cfg(target_arch = "x86_64")]
-    if available() {
-        // SAFETY: the features were detected above; the loads stay inside
+    if path.avx512() && available() {
+        // SAFETY: the features were detected here; the loads stay inside
         // `table` (checked in `search_avx512` before each one).
         a = unsafe {
             match want.groups {
@@ -198,7 +200,9 @@ unsafe fn search_avx512<const G: usize>(
 /// through rare heaps, marked with a stamp instead of a flag so that the
 /// buffer never needs clearing. 16 heaps per step with AVX-512 (a gather of
 /// the partners' values and a scatter of the stamps).
+#[allow(clippy::too_many_arguments)]
 pub fn mark_pairs(
+    path: Path,
     table: &[u16],
     rare: &[u32],
     values: &[u32],
@@ -210,7 +214,7 @@ pub fn mark_pairs(
     assert!(rare.len() == values.len() && (top as usize) < stamps.len());
     let mut i = 0;
     #[cfg(target_arch = "x86_64")]
-    if available() && m < i32::MAX as usize {
+    if path.avx512() && available() && m < i32::MAX as usize {
         // SAFETY: features detected; see `mark_pairs_avx512` for the bounds.
         i = unsafe { mark_pairs_avx512(table, rare, values, m, stamps, stamp, top) };
     }
@@ -262,10 +266,10 @@ unsafe fn mark_pairs_avx512(
 }
 
 /// ORs into `words` (bit `v` of word `v / 64`) the values whose stamp is `stamp`.
-pub fn fold_stamps(stamps: &[u32], stamp: u32, words: &mut [u64]) {
+pub fn fold_stamps(path: Path, stamps: &[u32], stamp: u32, words: &mut [u64]) {
     assert!(stamps.len() >= words.len() * 64);
     #[cfg(target_arch = "x86_64")]
-    if available() {
+    if path.avx512() && available() {
         // SAFETY: features detected; 64 stamps per word, checked above.
         unsafe { fold_stamps_avx512(stamps, stamp, words) };
         return;
@@ -618,13 +622,15 @@ mod tests {
                 let v = (v << scale) ^ (v & 3);
                 bits[(v >> 6) as usize] |= 1 << (v & 63);
             }
-            let mut fast = Wanted::from_bits(&bits);
-            let mut slow = fast;
-            search(&table, m, from, &mut fast);
+            let mut slow = Wanted::from_bits(&bits);
             reference(&table, m, from, &mut slow);
-            prop_assert_eq!(fast.count, slow.count);
-            prop_assert_eq!(fast.first(), slow.first());
-            prop_assert_eq!(fast.words, slow.words);
+            for path in Path::supported_paths() {
+                let mut fast = Wanted::from_bits(&bits);
+                search(path, &table, m, from, &mut fast);
+                prop_assert_eq!(fast.count, slow.count);
+                prop_assert_eq!(fast.first(), slow.first());
+                prop_assert_eq!(fast.words, slow.words);
+            }
         }
     }
 
@@ -640,16 +646,18 @@ mod tests {
             rare.sort_unstable();
             rare.dedup();
             let values: Vec<u32> = rare.iter().map(|r| u32::from(table[*r as usize])).collect();
-            let mut stamps = vec![7u32; 512];
-            mark_pairs(&table, &rare, &values, m, &mut stamps, 9, 511);
-            let mut words = [0u64; 8];
-            fold_stamps(&stamps, 9, &mut words);
             let mut expected = [0u64; 8];
             for r in &rare {
                 let v = (table[*r as usize] ^ table[m - *r as usize]) as usize & 511;
                 expected[v / 64] |= 1 << (v % 64);
             }
-            prop_assert_eq!(words, expected);
+            for path in Path::supported_paths() {
+                let mut stamps = vec![7u32; 512];
+                mark_pairs(path, &table, &rare, &values, m, &mut stamps, 9, 511);
+                let mut words = [0u64; 8];
+                fold_stamps(path, &stamps, 9, &mut words);
+                prop_assert_eq!(words, expected);
+            }
         }
     }
 
@@ -712,13 +720,15 @@ mod tests {
         let mut bits = [0u64; 16];
         bits[0] = 1 << 6;
         let mut want = Wanted::from_bits(&bits);
-        let steps = search(&table, 200, 0, &mut want);
+        let steps = search(Path::best(), &table, 200, 0, &mut want);
         assert_eq!(want.count, 0);
         assert_eq!(steps, 99);
-        let mut bits = [0u64; 64];
-        bits[63] = 1 << 63;
-        let mut want = Wanted::from_bits(&bits);
-        search(&table, 199, 3, &mut want);
-        assert_eq!(want.first(), Some(4095));
+        for path in Path::supported_paths() {
+            let mut bits = [0u64; 64];
+            bits[63] = 1 << 63;
+            let mut want = Wanted::from_bits(&bits);
+            search(path, &table, 199, 3, &mut want);
+            assert_eq!(want.first(), Some(4095));
+        }
     }
 }
