@@ -2,7 +2,7 @@
 //! that confirms each wanted (rare) value below it.
 
 use super::{Bits, Cell, RareSplit, Stats, MAX_RARE_BOUND};
-use crate::heap::simd;
+use crate::heap::simd::{self, Path};
 
 /// Which splits of `n` can produce a rare value from two common heaps,
 /// indexed by the parity class of `n - k`.
@@ -81,7 +81,9 @@ pub(super) fn confirm<T: Cell, const W: usize>(
         return None;
     }
     let searchable = searchable(context, n);
-    if let (true, Some(narrow)) = (context.vector.search.avx512(), T::narrow(table)) {
+    // Without vector code, byte marks (below) beat the lookups of
+    // `simd::search_to` (measured on 0.6).
+    if let (true, Some(narrow)) = (context.vector.search != Path::Portable, T::narrow(table)) {
         let mut wanted = simd::Wanted::from_bits(&want.0);
         for &k in &context.rules.splits {
             if n >= k + 2 && searchable[(context.split.domain as usize) & ((n - k) & 1)] {

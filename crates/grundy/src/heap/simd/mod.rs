@@ -14,7 +14,10 @@
 /// Values below this can be searched here (the set is 256 words of 16 bits).
 pub const SIMD_BOUND: u32 = 4096;
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 mod path;
+mod portable;
 pub use path::{avx2_available, avx512_available, Path, PATH_VARIABLE};
 
 /// Whether this processor can run the AVX-512 kernels.
@@ -68,6 +71,21 @@ impl Wanted {
         present
     }
 
+    /// Writes the set's members, smallest first, into `out` as far as it
+    /// goes; returns how many were written.
+    pub fn list(&self, out: &mut [u16]) -> usize {
+        let mut count = 0;
+        for (i, &w) in self.words[..64 * self.groups.min(4)].iter().enumerate() {
+            let mut w = w;
+            while w != 0 && count < out.len() {
+                out[count] = (i * 16) as u16 + w.trailing_zeros() as u16;
+                count += 1;
+                w &= w - 1;
+            }
+        }
+        count
+    }
+
     /// The smallest value in the set, if any.
     pub fn first(&self) -> Option<u32> {
         let i = self.words.iter().position(|w| *w != 0)?;
@@ -113,6 +131,15 @@ pub fn search_to(
                 _ => search_avx512::<4>(table, m, a, half, want),
             }
         };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if path == Path::Avx2 && avx2_available() {
+        // SAFETY: the feature was detected here; `half <= m / 2` and
+        // `m <= table.len()` were checked above.
+        a = unsafe { avx2::search(table, m, a, half, want) };
+    }
+    if path == Path::Portable {
+        a = portable::search(table, m, a, half, want);
     }
     let start = from.max(1);
     while a <= half && want.count > 0 {
