@@ -13,7 +13,7 @@ use std::arch::x86_64::*;
 
 /// At most this many wanted values are compared one register each; with
 /// more, the set is looked up with byte shuffles ([`lookup`]).
-const MAX_COMPARED: usize = 8;
+const MAX_COMPARED: usize = 4;
 
 /// The vector part of [`super::search_to`] with AVX2: steps of 16 or 32
 /// splits from `a` while they end by `half` (at most `m / 2`); returns the
@@ -66,8 +66,7 @@ pub unsafe fn search(
             match count {
                 1 => compare::<1>(table, m, a, half, &values[..count], want),
                 2 => compare::<2>(table, m, a, half, &values[..count], want),
-                3 | 4 => compare::<4>(table, m, a, half, &values[..count], want),
-                _ => compare::<8>(table, m, a, half, &values[..count], want),
+                _ => compare::<4>(table, m, a, half, &values[..count], want),
             }
         };
     }
@@ -160,7 +159,7 @@ unsafe fn lookup<const T: usize>(
                 // are 8-15 and 24-31 are 24-31.
                 let p = lanes.trailing_zeros() as usize;
                 lanes &= lanes - 1;
-                let i = [0, 16, 8, 24][p / 8] + p % 8;
+                let i = (p & 7) | (p & 8) << 1 | (p & 16) >> 1;
                 want.take(u32::from(table[a + i] ^ table[m - a - i]));
             }
             if want.count <= MAX_COMPARED {

@@ -75,10 +75,21 @@ impl Wanted {
     /// goes; returns how many were written.
     pub fn list(&self, out: &mut [u16]) -> usize {
         let mut count = 0;
-        for (i, &w) in self.words[..64 * self.groups.min(4)].iter().enumerate() {
-            let mut w = w;
-            while w != 0 && count < out.len() {
-                out[count] = (i * 16) as u16 + w.trailing_zeros() as u16;
+        let wanted = self.count.min(out.len());
+        // Four words at a time, up to the last member.
+        for (i, quad) in self.words[..64 * self.groups.min(4)]
+            .chunks_exact(4)
+            .enumerate()
+        {
+            if count == wanted {
+                break;
+            }
+            let mut w = quad
+                .iter()
+                .rev()
+                .fold(0u64, |acc, &x| acc << 16 | u64::from(x));
+            while w != 0 && count < wanted {
+                out[count] = (i * 64) as u16 + w.trailing_zeros() as u16;
                 count += 1;
                 w &= w - 1;
             }
