@@ -99,7 +99,8 @@ unsafe fn splits16(ptr: *const u16, m: usize, a: usize) -> __m256i {
 /// Steps of 32 splits looking each split's value up in the set, whose
 /// members are all below `128 * T` (T = 2, 4 or 8), as `T` tables of 16
 /// bytes (bit `v & 7` of byte `v >> 3`): the byte is fetched with one
-/// `vpshufb` per table, the bit with one more. The values of the lanes that
+/// `vpshufb` per table and a tree of `vpblendvb` (fast on AMD), the bit
+/// with one more `vpshufb`. The values of the lanes that
 /// hit are taken out of `want` (exactly, one by one), and the tables
 /// reloaded; returns the next split once few values are left (or none),
 /// else `a` once `a + 31 > half`.
@@ -131,7 +132,7 @@ unsafe fn lookup<const T: usize>(
         0, 0, 0, 0, 0, 0,
     );
     let seven = _mm256_set1_epi16(7);
-    let fifteen = _mm256_set1_epi8(15);
+    let limit = _mm256_set1_epi8((16 * T).min(127) as i8);
     let ptr = table.as_ptr();
     while a + 31 <= half {
         // Both halves inside the table: a + 31 <= half <= m - a - 31.
@@ -141,15 +142,34 @@ unsafe fn lookup<const T: usize>(
         // v & 7, packed to bytes in the same (interleaved) lane order.
         let index = _mm256_packus_epi16(_mm256_srli_epi16::<3>(v0), _mm256_srli_epi16::<3>(v1));
         let low = _mm256_packus_epi16(_mm256_and_si256(v0, seven), _mm256_and_si256(v1, seven));
-        let which = _mm256_and_si256(_mm256_srli_epi16::<4>(index), fifteen);
-        let mut byte = _mm256_setzero_si256();
-        for (t, tab) in tables.iter().enumerate() {
-            let here = _mm256_cmpeq_epi8(which, _mm256_set1_epi8(t as i8));
-            byte = _mm256_or_si256(
-                byte,
-                _mm256_and_si256(here, _mm256_shuffle_epi8(*tab, index)),
-            );
+        // The byte from every table, then the right one by the index's
+        // bits 4, 5 and 6 (moved to each byte's top bit for `vpblendvb`).
+        let mut level = [_mm256_setzero_si256(); T];
+        for (v, tab) in level.iter_mut().zip(&tables) {
+            *v = _mm256_shuffle_epi8(*tab, index);
         }
+        let selects = [
+            _mm256_slli_epi16::<3>(index),
+            _mm256_slli_epi16::<2>(index),
+            _mm256_slli_epi16::<1>(index),
+        ];
+        let mut width = T;
+        for select in selects {
+            if width == 1 {
+                break;
+            }
+            width /= 2;
+            for j in 0..width {
+                level[j] = _mm256_blendv_epi8(level[2 * j], level[2 * j + 1], select);
+            }
+        }
+        // Indices past the tables (values from 128 * T) find nothing.
+        // From 128 on, `vpshufb` gives 0 by itself (and the signed
+        // comparison would not).
+        let byte = match T {
+            8 => level[0],
+            _ => _mm256_and_si256(level[0], _mm256_cmpgt_epi8(limit, index)),
+        };
         let hit = _mm256_and_si256(byte, _mm256_shuffle_epi8(bits, low));
         if _mm256_testz_si256(hit, hit) == 0 {
             let zero = _mm256_cmpeq_epi8(hit, _mm256_setzero_si256());
