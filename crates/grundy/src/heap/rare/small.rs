@@ -43,8 +43,7 @@ pub(super) fn small_run(
     unsafe { small_run_with::<simd::Portable>(rules, split, odd, table, rare, limit, bound) }
 }
 
-/// [`small_run_with`] in plain Rust, compiled for AVX2 (which the compiler
-/// uses for the folds over 32 splits).
+/// [`small_run_with`] with [`simd::Avx2`]'s operations.
 ///
 /// # Safety
 /// AVX2 must be available.
@@ -59,7 +58,7 @@ pub(super) unsafe fn small_run_avx2(
     limit: usize,
     bound: u32,
 ) -> (u64, u64, u64, u32) {
-    small_run_with::<simd::Portable>(rules, split, odd, table, rare, limit, bound)
+    small_run_with::<simd::Avx2>(rules, split, odd, table, rare, limit, bound)
 }
 
 /// [`small_run_with`] compiled for AVX-512.

@@ -233,3 +233,115 @@ unsafe fn compare<const K: usize>(
     }
     a
 }
+
+/// For 16 words: in each 64-bit lane, bits `1 << w` for some of them, so
+/// that the OR of the lanes has every word's bit (words of 64 and more set
+/// none: `vpsllvq` gives 0 for such shifts).
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn word_bits(v: __m256i) -> __m256i {
+    let ones = _mm256_set1_epi64x(1);
+    let low = _mm256_castsi256_si128(v);
+    let high = _mm256_extracti128_si256::<1>(v);
+    let q0 = _mm256_cvtepu16_epi64(low);
+    let q1 = _mm256_cvtepu16_epi64(_mm_unpackhi_epi64(low, low));
+    let q2 = _mm256_cvtepu16_epi64(high);
+    let q3 = _mm256_cvtepu16_epi64(_mm_unpackhi_epi64(high, high));
+    _mm256_or_si256(
+        _mm256_or_si256(_mm256_sllv_epi64(ones, q0), _mm256_sllv_epi64(ones, q1)),
+        _mm256_or_si256(_mm256_sllv_epi64(ones, q2), _mm256_sllv_epi64(ones, q3)),
+    )
+}
+
+/// The OR of the four 64-bit lanes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn or_lanes(v: __m256i) -> u64 {
+    let x = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    (_mm_cvtsi128_si64(x) | _mm_extract_epi64::<1>(x)) as u64
+}
+
+/// [`super::SmallSets`] with AVX2 (callers must have checked for it): the
+/// options through rare heaps four partners per load (no gathers), the
+/// splits' values turned into bits with `vpsllvq`.
+pub struct Avx2;
+
+impl super::SmallSets for Avx2 {
+    #[inline(always)]
+    unsafe fn rare_set(table: &[u16], rare: &[u32], values: &[u32], m: usize) -> u64 {
+        // One partner per rare heap: scalar loads beat gathers on AMD.
+        super::Portable::rare_set(table, rare, values, m)
+    }
+
+    #[inline(always)]
+    unsafe fn rare_span(
+        table: &[u16],
+        rare: &[u32],
+        values: &[u32],
+        n: usize,
+        kmax: usize,
+        ks: u8,
+    ) -> u64 {
+        debug_assert!(rare.len() == values.len() && kmax >= 3 && n <= table.len());
+        // Words of a 64-bit lane: partners for k = kmax, kmax - 1, ...;
+        // those whose split size is not a move get 255 (no bit).
+        let mut keep = [0u16; 4];
+        for (j, w) in keep.iter_mut().enumerate() {
+            *w = if ks & (1 << j) != 0 { 0xffff } else { 0 };
+        }
+        let keep = _mm256_set1_epi64x(
+            (u64::from(keep[0])
+                | u64::from(keep[1]) << 16
+                | u64::from(keep[2]) << 32
+                | u64::from(keep[3]) << 48) as i64,
+        );
+        let unused = _mm256_andnot_si256(keep, _mm256_set1_epi16(255));
+        let base = table.as_ptr().add(n - kmax);
+        let mut bits = _mm256_setzero_si256();
+        let mut i = 0;
+        while i + 4 <= rare.len() {
+            // Four partners of each of four rare heaps, one load each.
+            let at = |j: usize| {
+                // SAFETY: rare[j] + kmax < n: the four words at
+                // n - kmax - rare[j] are below n <= table.len().
+                unsafe { (base.sub(rare[j] as usize) as *const i64).read_unaligned() }
+            };
+            let partners = _mm256_set_epi64x(at(i + 3), at(i + 2), at(i + 1), at(i));
+            let own =
+                _mm256_cvtepu32_epi64(_mm_loadu_si128(values.as_ptr().add(i) as *const __m128i));
+            let own = _mm256_or_si256(own, _mm256_slli_epi64::<16>(own));
+            let own = _mm256_or_si256(own, _mm256_slli_epi64::<32>(own));
+            let x = _mm256_xor_si256(partners, own);
+            let x = _mm256_or_si256(_mm256_and_si256(x, keep), unused);
+            bits = _mm256_or_si256(bits, word_bits(x));
+            i += 4;
+        }
+        let mut word = or_lanes(bits);
+        for j in 0..4 {
+            if ks & (1 << j) != 0 {
+                word |= super::Portable::rare_set(table, &rare[i..], &values[i..], n - (kmax - j));
+            }
+        }
+        word
+    }
+
+    #[inline(always)]
+    unsafe fn pair_set(table: *const u16, m: usize, a: usize) -> u64 {
+        let bits = _mm256_or_si256(
+            word_bits(splits16(table, m, a)),
+            word_bits(splits16(table, m, a + 16)),
+        );
+        or_lanes(bits)
+    }
+
+    #[inline(always)]
+    unsafe fn pair_sets(table: *const u16, n: usize, ks: &[usize], a: usize) -> u64 {
+        let mut bits = _mm256_setzero_si256();
+        for &k in ks {
+            let m = n - k;
+            bits = _mm256_or_si256(bits, word_bits(splits16(table, m, a)));
+            bits = _mm256_or_si256(bits, word_bits(splits16(table, m, a + 16)));
+        }
+        or_lanes(bits)
+    }
+}

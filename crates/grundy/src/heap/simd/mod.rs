@@ -16,6 +16,8 @@ pub const SIMD_BOUND: u32 = 4096;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub use avx2::Avx2;
 mod path;
 mod portable;
 pub use path::{avx2_available, avx512_available, Path, PATH_VARIABLE};
@@ -716,9 +718,7 @@ mod tests {
             base in 1usize..6,
             n_frac in 0.0f64..1.0,
         ) {
-            if !available() {
-                return Ok(());
-            }
+
             let len = table.len();
             let ks: Vec<usize> = ks.into_iter().map(|k| k + base).collect();
             let kmax = base + 3;
@@ -728,6 +728,25 @@ mod tests {
             rare.dedup();
             let values: Vec<u32> = rare.iter().map(|r| u32::from(table[*r as usize])).collect();
             let pair = |m: usize, r: u32| u32::from(table[r as usize] ^ table[m - r as usize]);
+            #[cfg(target_arch = "x86_64")]
+            if avx2_available() {
+                // SAFETY: AVX2 is available; the bounds as below.
+                let mask = ks.iter().fold(0u8, |acc, k| acc | 1 << (kmax - k));
+                let fast = unsafe { <Avx2 as SmallSets>::rare_span(&table, &rare, &values, n, kmax, mask) };
+                let slow = bits_of(ks.iter().flat_map(|&k| rare.iter().map(move |&r| (k, r))).map(|(k, r)| pair(n - k, r)));
+                prop_assert_eq!(fast, slow);
+                if ks.iter().all(|k| (n - k) / 2 >= 64) {
+                    let fast = unsafe { <Avx2 as SmallSets>::pair_sets(table.as_ptr(), n, &ks, 33) };
+                    let slow = bits_of(ks.iter().flat_map(|&k| (33..65).map(move |a| pair(n - k, a as u32))));
+                    prop_assert_eq!(fast, slow);
+                    let k = ks[0];
+                    let fast = unsafe { <Avx2 as SmallSets>::pair_set(table.as_ptr(), n - k, 33) };
+                    prop_assert_eq!(fast, bits_of((33..65).map(|a| pair(n - k, a as u32))));
+                }
+            }
+            if !available() {
+                return Ok(());
+            }
             // Options through rare heaps, one split size at a time and all at once.
             for &k in &ks {
                 let m = n - k;
