@@ -458,7 +458,7 @@ pub const PROGRESS_STEP: usize = 1 << 16;
 const MAX_RARE_BOUND: u32 = 4096;
 
 /// Heaps from which the two-thread path is used, when there are two cores.
-const PARALLEL_FROM: usize = 1 << 16;
+const PARALLEL_FROM: usize = 1 << 12;
 
 /// Heaps per block of the two-thread path.
 const BLOCK: usize = 512;

@@ -114,40 +114,50 @@ pub(super) fn pipeline<const W: usize>(
         rare_values: unsafe { rare_values_at.prefix(count) },
         ..*context
     };
-    // Marks for `heaps` through the first `count` rare heaps whose partner
-    // is below `cut`; and the number of options.
-    let old_marks = |heaps: std::ops::Range<usize>, cut: usize, count: usize, _: &mut Scratch| {
-        let context = view(count);
-        let old = unsafe { values_at.prefix(cut) };
-        let mut marks = vec![Bits::<W>([0; W]); heaps.len()];
-        let steps = block_marks(&context, heaps.start, old, &mut marks);
-        (marks, steps)
-    };
+    // Marks for `heaps` through the rare heaps `rare[heaps_of]` (all
+    // final) whose partner is below `cut`; and the number of options.
+    let old_marks =
+        |heaps: std::ops::Range<usize>, cut: usize, heaps_of: std::ops::Range<usize>| {
+            let whole = view(heaps_of.end);
+            let context = RareSplit {
+                rare: &whole.rare[heaps_of.start..],
+                rare_values: &whole.rare_values[heaps_of.start..],
+                ..whole
+            };
+            let old = unsafe { values_at.prefix(cut) };
+            let mut marks = vec![Bits::<W>([0; W]); heaps.len()];
+            let steps = block_marks(&context, heaps.start, old, &mut marks);
+            (marks, steps)
+        };
     let mut count = first_rare;
     let mut done = start;
     std::thread::scope(|scope| {
-        let (jobs, job_queue) = mpsc::channel::<(std::ops::Range<usize>, usize, usize)>();
+        let (jobs, job_queue) =
+            mpsc::channel::<(std::ops::Range<usize>, usize, std::ops::Range<usize>)>();
         let (results, result_queue) = mpsc::channel();
         let old_marks = &old_marks;
         scope.spawn(move || {
-            let mut scratch = Scratch::default();
-            for (heaps, cut, count) in job_queue {
-                if results
-                    .send(old_marks(heaps, cut, count, &mut scratch))
-                    .is_err()
-                {
+            for (heaps, cut, heaps_of) in job_queue {
+                if results.send(old_marks(heaps, cut, heaps_of)).is_err() {
                     break;
                 }
             }
         });
         let first = start..(start + BLOCK).min(limit);
-        let (mut pre, steps) = old_marks(first, start, count, scratch);
+        let (mut pre, steps) = old_marks(first, start, 0..count);
         stats.pair_steps += steps;
         let mut cut = start;
+        // The helper marks through the first `share` / 64 of the old rare
+        // heaps, this thread through the rest once its block is done: the
+        // share follows whichever thread waited for the other.
+        let mut share = 64usize;
         while done < limit {
             let block = done..(done + BLOCK).min(limit);
             let next = block.end..(block.end + BLOCK).min(limit);
-            let asked = !next.is_empty() && jobs.send((next, block.start, count)).is_ok();
+            let split = count * share / 64;
+            let asked =
+                !next.is_empty() && jobs.send((next.clone(), block.start, 0..split)).is_ok();
+            let asked_count = count;
             let context = view(count);
             let mut found = 0;
             for n in block.clone() {
@@ -192,7 +202,33 @@ pub(super) fn pipeline<const W: usize>(
                     break;
                 }
             }
-            let later = asked.then(|| result_queue.recv().expect("helper thread"));
+            let later = asked.then(|| {
+                let (mut mine, mut steps) = (None, 0);
+                if split < asked_count {
+                    let (marks, more) = old_marks(next.clone(), block.start, split..asked_count);
+                    mine = Some(marks);
+                    steps = more;
+                }
+                let (mut marks, helper_steps) = match result_queue.try_recv() {
+                    Ok(result) => {
+                        // The helper was done first: give it more.
+                        share = (share + 1).min(64);
+                        result
+                    }
+                    Err(_) => {
+                        share = share.saturating_sub(1).max(8);
+                        result_queue.recv().expect("helper thread")
+                    }
+                };
+                if let Some(mine) = mine {
+                    for (bits, own) in marks.iter_mut().zip(&mine) {
+                        for (word, w) in bits.0.iter_mut().zip(own.0) {
+                            *word |= w;
+                        }
+                    }
+                }
+                (marks, helper_steps + steps)
+            });
             count += found;
             if done < block.end {
                 // A value reached `bound`: the next block's marks are too narrow.
