@@ -35,7 +35,7 @@ fn main() {
         engine.parallel_from(usize::MAX);
         engine.scalar_search();
     }
-    // `novector`: what a processor without AVX-512 runs (two threads, no vector code).
+    // `novector`: two threads, no vector code (as `GRUNDY_SIMD=portable`).
     if args.get(3).map(String::as_str) == Some("novector") {
         engine.scalar_search();
     }
