@@ -2,11 +2,16 @@
 # Side-by-side speed of `grundy seq` and Beling's ogsolve (crates.io) on the
 # octal games of issue 5, with every value compared, not a sample.
 #
-#   bench/vs-ogsolve.sh            # the full set (several minutes)
+#   bench/vs-ogsolve.sh            # the full set (several minutes per path)
 #   bench/vs-ogsolve.sh quick      # small sizes only
+#   GRUNDY_SIMD=avx2 bench/vs-ogsolve.sh   # one instruction path only
 #
-# Prints one line per case: game, n, our seconds, ogsolve's (the faster of
-# -m rc and -m rc2), their/ours ratio, and whether all values agree.
+# Runs every case on every instruction path the processor supports
+# (avx512, avx2, portable: see GRUNDY_SIMD in the README), or only on the
+# one GRUNDY_SIMD names. Prints the processor, then one line per case and
+# path: game, n, path, our seconds, ogsolve's (the faster of -m rc and
+# -m rc2, measured once per case), their/ours ratio, and whether all values
+# agree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -29,7 +34,20 @@ fi
 
 now() { date +%s.%N; }
 
-printf '%-8s %10s %10s %10s %8s  %s\n' game n ours ogsolve ratio values
+# The paths to run: the one asked for, else each that this processor runs
+# (the binary itself says which: it refuses the others).
+if [ -n "${GRUNDY_SIMD:-}" ]; then
+  paths=$GRUNDY_SIMD
+else
+  paths=""
+  for p in avx512 avx2 portable; do
+    if GRUNDY_SIMD=$p "$grundy" value nim 1 > /dev/null 2>&1; then paths="$paths $p"; fi
+  done
+fi
+echo "processor: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
+echo "paths:$paths"
+
+printf '%-8s %10s %-9s %10s %10s %8s  %s\n' game n path ours ogsolve ratio values
 for case in $cases; do
   game=${case%%:*}
   n=${case##*:}
@@ -47,14 +65,16 @@ for case in $cases; do
       cp "$work/og-$method.txt" "$work/og.txt"
     fi
   done
-  rm -f "$work/ours.txt"
-  start=$(now)
-  "$grundy" seq "$game" --to "$n" --out "$work/ours.txt" --quiet --max-states 2000000000
-  ours=$(echo "$(now) - $start" | bc)
   # ogsolve prints the values on one line after "nimbers:".
   grep -m1 'nimbers:' "$work/og.txt" | sed 's/.*nimbers://' | tr -s ' ' '\n' | sed '/^$/d' > "$work/og-values.txt"
-  cut -d' ' -f2 "$work/ours.txt" > "$work/our-values.txt"
-  if cmp -s "$work/og-values.txt" "$work/our-values.txt"; then same=identical; else same=DIFFERENT; fi
-  ratio=$(echo "scale=2; $best / $ours" | bc)
-  printf '%-8s %10s %10.2f %10.2f %7sx  %s\n' "$game" "$n" "$ours" "$best" "$ratio" "$same"
+  for path in $paths; do
+    rm -f "$work/ours.txt"
+    start=$(now)
+    GRUNDY_SIMD=$path "$grundy" seq "$game" --to "$n" --out "$work/ours.txt" --quiet --max-states 2000000000
+    ours=$(echo "$(now) - $start" | bc)
+    cut -d' ' -f2 "$work/ours.txt" > "$work/our-values.txt"
+    if cmp -s "$work/og-values.txt" "$work/our-values.txt"; then same=identical; else same=DIFFERENT; fi
+    ratio=$(echo "scale=2; $best / $ours" | bc)
+    printf '%-8s %10s %-9s %10.2f %10.2f %7sx  %s\n' "$game" "$n" "$path" "$ours" "$best" "$ratio" "$same"
+  done
 done

@@ -279,6 +279,12 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // GRUNDY_SIMD forces an instruction path; a wrong value stops here,
+    // before any work, rather than being ignored.
+    if let Err(e) = grundy::heap::simd::Path::from_env() {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     // Searches recurse as deep as games last: give them a roomy stack.
     let worker = std::thread::Builder::new()
         .stack_size(WORKER_STACK)

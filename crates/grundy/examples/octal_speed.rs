@@ -1,7 +1,8 @@
 //! Times the take-and-break engine on one code:
 //! `octal_speed DIGITS N [plain|serial|scalar|novector]`,
 //! e.g. `octal_speed 016 1000000` for 0.16, or `octal_speed grundy 1000000`
-//! for Grundy's game. Prints seconds, G(N) and a checksum.
+//! for Grundy's game. Prints the instruction path (`GRUNDY_SIMD` forces
+//! one), seconds, G(N) and a checksum.
 
 use grundy::heap::rare::{Engine, TakeBreak};
 use std::ops::ControlFlow;
@@ -34,7 +35,7 @@ fn main() {
         engine.parallel_from(usize::MAX);
         engine.scalar_search();
     }
-    // `novector`: what a processor without AVX-512 runs (two threads, no vector code).
+    // `novector`: two threads, no vector code (as `GRUNDY_SIMD=portable`).
     if args.get(3).map(String::as_str) == Some("novector") {
         engine.scalar_search();
     }
@@ -50,8 +51,9 @@ fn main() {
         acc.wrapping_mul(31).wrapping_add(values.get(i) as u64)
     });
     println!(
-        "{} n={n} secs={secs:.3} G(n)={} checksum={checksum:x} stats={:?} split={:?}",
+        "{} path={} n={n} secs={secs:.3} G(n)={} checksum={checksum:x} stats={:?} split={:?}",
         args[1],
+        engine.path(),
         values.get(n),
         engine.stats(),
         engine.split()

@@ -308,11 +308,14 @@ mod tests {
                 e.scalar_search()
             }),
         ];
-        for (name, force) in forced {
-            let mut engine = Engine::new(GrundysGame::rules());
-            force(&mut engine);
-            let _ = engine.extend_to(N, &mut |_| std::ops::ControlFlow::Continue(()));
-            assert_eq!(engine.values().to_u32(), plain, "{name}");
+        for path in crate::heap::simd::Path::supported_paths() {
+            for (name, force) in forced {
+                let mut engine = Engine::new(GrundysGame::rules());
+                engine.set_path(path).unwrap();
+                force(&mut engine);
+                let _ = engine.extend_to(N, &mut |_| std::ops::ControlFlow::Continue(()));
+                assert_eq!(engine.values().to_u32(), plain, "{name} on {path}");
+            }
         }
         // The plain engine with unequal parts is the same game too.
         let mut engine = Engine::plain(GrundysGame::rules());

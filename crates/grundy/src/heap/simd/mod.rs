@@ -14,17 +14,17 @@
 /// Values below this can be searched here (the set is 256 words of 16 bits).
 pub const SIMD_BOUND: u32 = 4096;
 
-/// Whether this processor can run [`search`].
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub use avx2::Avx2;
+mod path;
+mod portable;
+pub use path::{avx2_available, avx512_available, Path, PATH_VARIABLE};
+
+/// Whether this processor can run the AVX-512 kernels.
 pub fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    avx512_available()
 }
 
 /// The wanted values as 256 words of 16 bits: bit `v & 15` of word `v >> 4`.
@@ -73,6 +73,32 @@ impl Wanted {
         present
     }
 
+    /// Writes the set's members, smallest first, into `out` as far as it
+    /// goes; returns how many were written.
+    pub fn list(&self, out: &mut [u16]) -> usize {
+        let mut count = 0;
+        let wanted = self.count.min(out.len());
+        // Four words at a time, up to the last member.
+        for (i, quad) in self.words[..64 * self.groups.min(4)]
+            .chunks_exact(4)
+            .enumerate()
+        {
+            if count == wanted {
+                break;
+            }
+            let mut w = quad
+                .iter()
+                .rev()
+                .fold(0u64, |acc, &x| acc << 16 | u64::from(x));
+            while w != 0 && count < wanted {
+                out[count] = (i * 64) as u16 + w.trailing_zeros() as u16;
+                count += 1;
+                w &= w - 1;
+            }
+        }
+        count
+    }
+
     /// The smallest value in the set, if any.
     pub fn first(&self) -> Option<u32> {
         let i = self.words.iter().position(|w| *w != 0)?;
@@ -85,13 +111,20 @@ impl Wanted {
 /// number of splits looked at. Every value of `table[..=m]` must be below
 /// [`SIMD_BOUND`] for the search to be fast; larger ones are still handled
 /// exactly (looked at one by one), only slowly. Panics if `m > table.len()`.
-pub fn search(table: &[u16], m: usize, from: usize, want: &mut Wanted) -> usize {
-    search_to(table, m, from, m / 2, want)
+pub fn search(path: Path, table: &[u16], m: usize, from: usize, want: &mut Wanted) -> usize {
+    search_to(path, table, m, from, m / 2, want)
 }
 
 /// [`search`] over the splits `(a, m - a)` for `a` in `from..=half` only
 /// (`half <= m / 2`): `(m - 1) / 2` leaves out the equal split.
-pub fn search_to(table: &[u16], m: usize, from: usize, half: usize, want: &mut Wanted) -> usize {
+pub fn search_to(
+    path: Path,
+    table: &[u16],
+    m: usize,
+    from: usize,
+    half: usize,
+    want: &mut Wanted,
+) -> usize {
     // Parts are at least 1: the largest read is `table[m - 1]` (a split
     // without taking, of the heap being computed, has `m == table.len()`).
     assert!(m <= table.len(), "split beyond the table");
@@ -101,8 +134,8 @@ pub fn search_to(table: &[u16], m: usize, from: usize, half: usize, want: &mut W
         return 0;
     }
     #[cfg(target_arch = "x86_64")]
-    if available() {
-        // SAFETY: the features were detected above; the loads stay inside
+    if path.avx512() && available() {
+        // SAFETY: the features were detected here; the loads stay inside
         // `table` (checked in `search_avx512` before each one).
         a = unsafe {
             match want.groups {
@@ -111,6 +144,15 @@ pub fn search_to(table: &[u16], m: usize, from: usize, half: usize, want: &mut W
                 _ => search_avx512::<4>(table, m, a, half, want),
             }
         };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if path == Path::Avx2 && avx2_available() {
+        // SAFETY: the feature was detected here; `half <= m / 2` and
+        // `m <= table.len()` were checked above.
+        a = unsafe { avx2::search(table, m, a, half, want) };
+    }
+    if path == Path::Portable {
+        a = portable::search(table, m, a, half, want);
     }
     let start = from.max(1);
     while a <= half && want.count > 0 {
@@ -198,7 +240,9 @@ unsafe fn search_avx512<const G: usize>(
 /// through rare heaps, marked with a stamp instead of a flag so that the
 /// buffer never needs clearing. 16 heaps per step with AVX-512 (a gather of
 /// the partners' values and a scatter of the stamps).
+#[allow(clippy::too_many_arguments)]
 pub fn mark_pairs(
+    path: Path,
     table: &[u16],
     rare: &[u32],
     values: &[u32],
@@ -210,7 +254,7 @@ pub fn mark_pairs(
     assert!(rare.len() == values.len() && (top as usize) < stamps.len());
     let mut i = 0;
     #[cfg(target_arch = "x86_64")]
-    if available() && m < i32::MAX as usize {
+    if path.avx512() && available() && m < i32::MAX as usize {
         // SAFETY: features detected; see `mark_pairs_avx512` for the bounds.
         i = unsafe { mark_pairs_avx512(table, rare, values, m, stamps, stamp, top) };
     }
@@ -262,10 +306,10 @@ unsafe fn mark_pairs_avx512(
 }
 
 /// ORs into `words` (bit `v` of word `v / 64`) the values whose stamp is `stamp`.
-pub fn fold_stamps(stamps: &[u32], stamp: u32, words: &mut [u64]) {
+pub fn fold_stamps(path: Path, stamps: &[u32], stamp: u32, words: &mut [u64]) {
     assert!(stamps.len() >= words.len() * 64);
     #[cfg(target_arch = "x86_64")]
-    if available() {
+    if path.avx512() && available() {
         // SAFETY: features detected; 64 stamps per word, checked above.
         unsafe { fold_stamps_avx512(stamps, stamp, words) };
         return;
@@ -618,13 +662,15 @@ mod tests {
                 let v = (v << scale) ^ (v & 3);
                 bits[(v >> 6) as usize] |= 1 << (v & 63);
             }
-            let mut fast = Wanted::from_bits(&bits);
-            let mut slow = fast;
-            search(&table, m, from, &mut fast);
+            let mut slow = Wanted::from_bits(&bits);
             reference(&table, m, from, &mut slow);
-            prop_assert_eq!(fast.count, slow.count);
-            prop_assert_eq!(fast.first(), slow.first());
-            prop_assert_eq!(fast.words, slow.words);
+            for path in Path::supported_paths() {
+                let mut fast = Wanted::from_bits(&bits);
+                search(path, &table, m, from, &mut fast);
+                prop_assert_eq!(fast.count, slow.count);
+                prop_assert_eq!(fast.first(), slow.first());
+                prop_assert_eq!(fast.words, slow.words);
+            }
         }
     }
 
@@ -640,16 +686,18 @@ mod tests {
             rare.sort_unstable();
             rare.dedup();
             let values: Vec<u32> = rare.iter().map(|r| u32::from(table[*r as usize])).collect();
-            let mut stamps = vec![7u32; 512];
-            mark_pairs(&table, &rare, &values, m, &mut stamps, 9, 511);
-            let mut words = [0u64; 8];
-            fold_stamps(&stamps, 9, &mut words);
             let mut expected = [0u64; 8];
             for r in &rare {
                 let v = (table[*r as usize] ^ table[m - *r as usize]) as usize & 511;
                 expected[v / 64] |= 1 << (v % 64);
             }
-            prop_assert_eq!(words, expected);
+            for path in Path::supported_paths() {
+                let mut stamps = vec![7u32; 512];
+                mark_pairs(path, &table, &rare, &values, m, &mut stamps, 9, 511);
+                let mut words = [0u64; 8];
+                fold_stamps(path, &stamps, 9, &mut words);
+                prop_assert_eq!(words, expected);
+            }
         }
     }
 
@@ -670,9 +718,7 @@ mod tests {
             base in 1usize..6,
             n_frac in 0.0f64..1.0,
         ) {
-            if !available() {
-                return Ok(());
-            }
+
             let len = table.len();
             let ks: Vec<usize> = ks.into_iter().map(|k| k + base).collect();
             let kmax = base + 3;
@@ -682,6 +728,25 @@ mod tests {
             rare.dedup();
             let values: Vec<u32> = rare.iter().map(|r| u32::from(table[*r as usize])).collect();
             let pair = |m: usize, r: u32| u32::from(table[r as usize] ^ table[m - r as usize]);
+            #[cfg(target_arch = "x86_64")]
+            if avx2_available() {
+                // SAFETY: AVX2 is available; the bounds as below.
+                let mask = ks.iter().fold(0u8, |acc, k| acc | 1 << (kmax - k));
+                let fast = unsafe { <Avx2 as SmallSets>::rare_span(&table, &rare, &values, n, kmax, mask) };
+                let slow = bits_of(ks.iter().flat_map(|&k| rare.iter().map(move |&r| (k, r))).map(|(k, r)| pair(n - k, r)));
+                prop_assert_eq!(fast, slow);
+                if ks.iter().all(|k| (n - k) / 2 >= 64) {
+                    let fast = unsafe { <Avx2 as SmallSets>::pair_sets(table.as_ptr(), n, &ks, 33) };
+                    let slow = bits_of(ks.iter().flat_map(|&k| (33..65).map(move |a| pair(n - k, a as u32))));
+                    prop_assert_eq!(fast, slow);
+                    let k = ks[0];
+                    let fast = unsafe { <Avx2 as SmallSets>::pair_set(table.as_ptr(), n - k, 33) };
+                    prop_assert_eq!(fast, bits_of((33..65).map(|a| pair(n - k, a as u32))));
+                }
+            }
+            if !available() {
+                return Ok(());
+            }
             // Options through rare heaps, one split size at a time and all at once.
             for &k in &ks {
                 let m = n - k;
@@ -712,13 +777,15 @@ mod tests {
         let mut bits = [0u64; 16];
         bits[0] = 1 << 6;
         let mut want = Wanted::from_bits(&bits);
-        let steps = search(&table, 200, 0, &mut want);
+        let steps = search(Path::best(), &table, 200, 0, &mut want);
         assert_eq!(want.count, 0);
         assert_eq!(steps, 99);
-        let mut bits = [0u64; 64];
-        bits[63] = 1 << 63;
-        let mut want = Wanted::from_bits(&bits);
-        search(&table, 199, 3, &mut want);
-        assert_eq!(want.first(), Some(4095));
+        for path in Path::supported_paths() {
+            let mut bits = [0u64; 64];
+            bits[63] = 1 << 63;
+            let mut want = Wanted::from_bits(&bits);
+            search(path, &table, 199, 3, &mut want);
+            assert_eq!(want.first(), Some(4095));
+        }
     }
 }

@@ -1,0 +1,114 @@
+//! Choosing the rare/common split by a bit mask: a Walsh-Hadamard transform of
+//! the value histogram counts the rare heaps of every mask at once.
+
+use super::{Split, TakeBreak, MAX_RARE_BOUND};
+
+/// The best split for heaps `0..len`, or `None` when values are not sparse.
+///
+/// For each mask, the number of heaps whose class is odd is read off a
+/// Walsh-Hadamard transform of the histogram of values (split by heap parity
+/// for the domain variant). A split is worth it when rare heaps are at most a
+/// small fraction, since each costs one pairing per heap thereafter.
+pub(super) fn choose_split(
+    rules: &TakeBreak,
+    len: usize,
+    value: impl Fn(usize) -> u32,
+) -> Option<Split> {
+    if len < 64 {
+        return None;
+    }
+    let max = (1..len).map(&value).max().unwrap_or(0);
+    // The rare-value path keeps its marks in registers: values below 1024.
+    if max >= 1 << 10 {
+        return None;
+    }
+    let size = (max as usize + 1).next_power_of_two().max(2);
+    // Histograms of values at even and odd heaps (heap 0 excluded: never rare-paired).
+    let mut even = vec![0i64; size];
+    let mut odd = vec![0i64; size];
+    for i in 1..len {
+        if i % 2 == 0 {
+            even[value(i) as usize] += 1;
+        } else {
+            odd[value(i) as usize] += 1;
+        }
+    }
+    walsh_hadamard(&mut even);
+    walsh_hadamard(&mut odd);
+    let (n_even, n_odd) = (even[0], odd[0]);
+    // The domain variant needs every split size to have one parity.
+    let split_parity = rules
+        .splits
+        .iter()
+        .map(|k| (k & 1) as u32)
+        .collect::<Vec<_>>();
+    let domain_shift = if split_parity.iter().all(|p| *p == split_parity[0]) {
+        Some(split_parity[0])
+    } else {
+        None
+    };
+    let mut best: Option<(i64, Split)> = None;
+    for mask in 1..size as u32 {
+        // transform[m] = #even-parity - #odd-parity among values at those heaps.
+        let (e, o) = (even[mask as usize], odd[mask as usize]);
+        // Range: common = odd parity.
+        let rare_range = (n_even + e) / 2 + (n_odd + o) / 2;
+        let candidate = Split {
+            mask,
+            free: 0,
+            domain: false,
+            shift: 0,
+        };
+        if best.is_none_or(|(r, _)| rare_range < r) {
+            best = Some((rare_range, candidate));
+        }
+        if let Some(shift) = domain_shift {
+            // class = parity ^ (heap & 1) ^ shift; rare when class is 0.
+            let rare_domain = if shift == 0 {
+                (n_even + e) / 2 + (n_odd - o) / 2
+            } else {
+                (n_even - e) / 2 + (n_odd + o) / 2
+            };
+            if best.is_none_or(|(r, _)| rare_domain < r) {
+                best = Some((
+                    rare_domain,
+                    Split {
+                        mask,
+                        free: 0,
+                        domain: true,
+                        shift,
+                    },
+                ));
+            }
+        }
+    }
+    // Worth it only when pairing the rare heaps is far cheaper than a full scan.
+    best.filter(|(rare, _)| (*rare as usize) * 8 < len)
+        .map(|(_, split)| split)
+}
+
+/// In-place Walsh-Hadamard transform: `a[m] = sum_v h[v] * (-1)^parity(v & m)`.
+pub(super) fn walsh_hadamard(a: &mut [i64]) {
+    let mut h = 1;
+    while h < a.len() {
+        for i in (0..a.len()).step_by(h * 2) {
+            for j in i..i + h {
+                let (x, y) = (a[j], a[j + h]);
+                a[j] = x + y;
+                a[j + h] = x - y;
+            }
+        }
+        h *= 2;
+    }
+}
+
+/// Words whose bit `v` is the parity of `v & mask`, for values below [`MAX_RARE_BOUND`].
+pub(super) fn parity_words(mask: u32) -> Vec<u64> {
+    let mut words = vec![0u64; MAX_RARE_BOUND as usize / 64];
+    for v in 0..MAX_RARE_BOUND {
+        if (v & mask).count_ones() & 1 == 1 {
+            words[(v >> 6) as usize] |= 1 << (v & 63);
+        }
+    }
+    words
+}

@@ -1,0 +1,944 @@
+//! The fast engine for take-and-break codes (octal and hexadecimal games): the
+//! rare-value method, with the plain quadratic engine as its reference and fallback.
+//!
+//! A code is a list of digits `d0.d1d2...`: digit `d_k` says what may be left
+//! after removing `k` tokens from a heap (bit 1: nothing, only when the heap
+//! was exactly `k`; bit 2: one non-empty heap; bit 4: two; bit 8, hexadecimal
+//! codes only: three). The plain engine computes G(n) as the mex over every
+//! option, which costs O(n) per heap for codes that split, O(n²) in all.
+//!
+//! # The rare-value method
+//!
+//! Berlekamp, Conway and Guy (*Winning Ways*, ch. 4, "Sparse space spells
+//! speed") observed that for many octal games there is a bit mask `m` such that
+//! almost every value has an odd number of bits under `m` ("common" values) and
+//! only a few heaps have an even number ("rare"). Since the parity of
+//! `(a ^ b) & m` is the XOR of the parities, two common values always XOR to a
+//! rare one: a *common* value can only arise from a split with at least one rare
+//! heap. So the common values among the options of `n` are found exactly by
+//! pairing every rare heap `r` with `n - k - r`, in O(#rare) instead of O(n);
+//! a rare candidate below the mex is confirmed by scanning splits until one
+//! produces it, which for values that do occur takes a few steps, and a full
+//! scan is needed only when `G(n)` itself turns out rare, which is rare.
+//! Flammenkamp's tables extend this to "domain" sparse spaces, where the parity
+//! also depends on the heap's parity: heap `x` is common when
+//! `parity(G(x) & m) ^ (x - t) & 1` is odd, `t` a split size
+//! (<https://wwwhomes.uni-bielefeld.de/achim/octal_sparse.html>). Gangolli and
+//! Plambeck used the same split; Beling's `ogsolve` (RC, RC2) is a modern
+//! implementation. This one is written from those descriptions.
+//!
+//! The mask is chosen automatically from the values found so far: the number of
+//! common heaps for every mask at once is a Walsh-Hadamard transform of the
+//! value histogram. The choice is revisited as the table doubles, and when no
+//! mask makes values sparse the engine stays plain. Every value is the exact mex
+//! whatever the mask: the mask only decides which options are enumerated and
+//! which are searched, so a bad mask costs time, never correctness.
+
+mod mask;
+mod pipeline;
+mod plain;
+mod search;
+mod single;
+mod small;
+mod sum_free;
+#[cfg(test)]
+mod tests;
+
+use mask::{choose_split, parity_words};
+use pipeline::pipeline;
+use plain::fast_plain_value;
+use single::rare_value_fixed;
+use small::small_run;
+use sum_free::choose_sum_free;
+
+use super::simd::Path;
+use std::ops::ControlFlow;
+
+/// Errors in a take-and-break code, before any text parsing is involved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeError(pub String);
+
+/// The rules of a take-and-break game, as code digits `d0, d1, d2, ...`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TakeBreak {
+    digits: Vec<u8>,
+    /// Removal sizes `k` whose digit allows splitting into two heaps.
+    splits: Vec<usize>,
+    /// Removal sizes whose digit allows leaving three heaps.
+    triples: Vec<usize>,
+    /// Heaps left by a split must all differ in size (Grundy's game is `4.`
+    /// with this: a heap splits into two unequal heaps).
+    unequal: bool,
+}
+
+impl TakeBreak {
+    /// A game from its digits; `digits[0]` is the digit before the point.
+    pub fn new(digits: &[u8]) -> Result<Self, CodeError> {
+        if digits.iter().any(|d| *d > 15) {
+            return Err(CodeError("a digit is larger than 15".into()));
+        }
+        if digits.first().is_some_and(|d| d & 3 != 0) {
+            return Err(CodeError(
+                "the digit before the point may only allow splitting (4, 8 or 12)".into(),
+            ));
+        }
+        let mut digits = digits.to_vec();
+        while digits.len() > 1 && digits.last() == Some(&0) {
+            digits.pop();
+        }
+        let splits = (0..digits.len()).filter(|k| digits[*k] & 4 != 0).collect();
+        let triples = (0..digits.len()).filter(|k| digits[*k] & 8 != 0).collect();
+        Ok(TakeBreak {
+            digits,
+            splits,
+            triples,
+            unequal: false,
+        })
+    }
+
+    /// The same rules, except that the heaps a split leaves must all differ
+    /// in size: `(a, a)` and `(a, a, b)` are not moves. Grundy's game is
+    /// `TakeBreak::new(&[4])?.unequal_parts()`.
+    pub fn unequal_parts(mut self) -> Self {
+        self.unequal = true;
+        self
+    }
+
+    /// Whether the heaps a split leaves must differ in size.
+    pub fn unequal(&self) -> bool {
+        self.unequal
+    }
+
+    /// The digits, trailing zeros removed.
+    pub fn digits(&self) -> &[u8] {
+        &self.digits
+    }
+
+    /// The largest smaller part `a` of a split of `m` into two, `(a, m - a)`:
+    /// `m / 2`, or below half when the parts must differ.
+    #[inline(always)]
+    pub fn half(&self, m: usize) -> usize {
+        if self.unequal {
+            m.saturating_sub(1) / 2
+        } else {
+            m / 2
+        }
+    }
+
+    /// The part `m / 2` of the equal split of `m`, when it is not a move
+    /// (parts must differ and `m` is even): the one rare heap whose pairing
+    /// with `m - r` must be left out.
+    #[inline(always)]
+    fn equal_part(&self, m: usize) -> Option<usize> {
+        (self.unequal && m.is_multiple_of(2)).then_some(m / 2)
+    }
+
+    /// The splits of `m` into three, `(a, b, m - a - b)` with
+    /// `a <= b <= m - a - b` (strictly increasing when parts must differ),
+    /// each given to `f` as `(a, b)`.
+    #[inline(always)]
+    fn for_each_triple(&self, m: usize, mut f: impl FnMut(usize, usize)) {
+        let strict = self.unequal as usize;
+        for a in 1..=m / 3 {
+            let first = a + strict;
+            // b <= m - a - b, or b < m - a - b when strict.
+            let last = (m - a - strict) / 2;
+            for b in first..=last {
+                f(a, b);
+            }
+        }
+    }
+
+    /// The value of heap `n` by the definition, from `table[0..n]`: the reference.
+    pub fn plain_value<T: Copy + Into<u32>>(&self, n: usize, table: &[T], mex: &mut Marks) -> u32 {
+        let g = |i: usize| -> u32 { table[i].into() };
+        for (k, &d) in self.digits.iter().enumerate().take(n + 1) {
+            if d & 1 != 0 && n == k {
+                mex.mark(0);
+            }
+            if d & 2 != 0 && n > k {
+                mex.mark(g(n - k));
+            }
+            if d & 4 != 0 && n >= k + 2 {
+                let m = n - k;
+                for a in 1..=self.half(m) {
+                    mex.mark(g(a) ^ g(m - a));
+                }
+            }
+            if d & 8 != 0 && n >= k + 3 {
+                let m = n - k;
+                self.for_each_triple(m, |a, b| mex.mark(g(a) ^ g(b) ^ g(m - a - b)));
+            }
+        }
+        mex.take_mex()
+    }
+}
+
+/// A bitset of values marked as options, with cheap reset and mex.
+#[derive(Debug, Default, Clone)]
+pub struct Marks {
+    words: Vec<u64>,
+    dirty: usize,
+}
+
+impl Marks {
+    /// Marks value `v`.
+    #[inline(always)]
+    pub fn mark(&mut self, v: u32) {
+        let w = (v >> 6) as usize;
+        if w >= self.words.len() {
+            self.words.resize(w + 1, 0);
+        }
+        self.words[w] |= 1 << (v & 63);
+        if w >= self.dirty {
+            self.dirty = w + 1;
+        }
+    }
+
+    /// Makes room for every value below `bound` (a power of two, so that XORs of
+    /// values below it stay below it) and clears all marks; [`Marks::set`] may
+    /// then be used for those values.
+    #[inline]
+    pub fn prepare(&mut self, bound: u32) {
+        let words = (bound as usize).div_ceil(64).max(1);
+        if self.words.len() < words {
+            self.words.resize(words, 0);
+        }
+        self.clear();
+        self.dirty = words;
+    }
+
+    /// Marks `v`, which must be below the bound given to [`Marks::prepare`].
+    #[inline(always)]
+    pub fn set(&mut self, v: u32) {
+        self.words[(v >> 6) as usize] |= 1 << (v & 63);
+    }
+
+    /// Clears every mark.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.words[..self.dirty].fill(0);
+        self.dirty = 0;
+    }
+
+    /// The smallest unmarked value; clears the marks.
+    #[inline]
+    pub fn take_mex(&mut self) -> u32 {
+        let mut result = (self.dirty as u32) * 64;
+        for (i, w) in self.words[..self.dirty].iter().enumerate() {
+            if *w != u64::MAX {
+                result = i as u32 * 64 + w.trailing_ones();
+                break;
+            }
+        }
+        self.clear();
+        result
+    }
+}
+
+/// Values of heaps `0..len`, two bytes each until a value needs more.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Values {
+    /// Every value fits in 16 bits.
+    Narrow(Vec<u16>),
+    /// Some value does not.
+    Wide(Vec<u32>),
+}
+
+impl Default for Values {
+    fn default() -> Self {
+        Values::Narrow(Vec::new())
+    }
+}
+
+impl Values {
+    /// Number of heaps stored.
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Narrow(v) => v.len(),
+            Values::Wide(v) => v.len(),
+        }
+    }
+
+    /// Whether nothing is stored.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The value of heap `n`.
+    #[inline]
+    pub fn get(&self, n: usize) -> u32 {
+        match self {
+            Values::Narrow(v) => v[n] as u32,
+            Values::Wide(v) => v[n],
+        }
+    }
+
+    /// Forgets the values of heaps `len..`.
+    pub fn truncate(&mut self, len: usize) {
+        match self {
+            Values::Narrow(v) => v.truncate(len),
+            Values::Wide(v) => v.truncate(len),
+        }
+    }
+
+    /// Appends the value of the next heap, widening the storage if needed.
+    pub fn push(&mut self, value: u32) {
+        match self {
+            Values::Narrow(v) if value <= u16::MAX as u32 => v.push(value as u16),
+            Values::Narrow(v) => {
+                let mut wide: Vec<u32> = Vec::with_capacity(v.capacity().max(v.len() + 1));
+                wide.extend(v.iter().map(|x| *x as u32));
+                wide.push(value);
+                *self = Values::Wide(wide);
+            }
+            Values::Wide(v) => v.push(value),
+        }
+    }
+
+    /// Reserves room for `additional` more heaps.
+    pub fn reserve(&mut self, additional: usize) {
+        match self {
+            Values::Narrow(v) => v.reserve(additional),
+            Values::Wide(v) => v.reserve(additional),
+        }
+    }
+
+    /// All values, widened (for callers that want a plain slice).
+    pub fn to_u32(&self) -> Vec<u32> {
+        match self {
+            Values::Narrow(v) => v.iter().map(|x| *x as u32).collect(),
+            Values::Wide(v) => v.clone(),
+        }
+    }
+}
+
+/// The rare/common split in force: which heaps are rare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Split {
+    /// Value bits whose parity decides (0 with a sum-free set instead).
+    pub mask: u32,
+    /// Common values form a sum-free set chosen from the histogram instead
+    /// of a parity class: no two of them XOR to a third. This many values.
+    pub free: u32,
+    /// Whether the heap's own parity takes part ("domain" sparse space).
+    pub domain: bool,
+    /// Constant added to the class so that typical values are cheap.
+    pub shift: u32,
+}
+
+impl Split {
+    /// 1 for common heaps, 0 for rare ones.
+    #[inline(always)]
+    fn class(&self, heap: usize, value: u32) -> u32 {
+        ((value & self.mask).count_ones() ^ (self.domain as u32 & heap as u32) ^ self.shift) & 1
+    }
+}
+
+/// Buffers and counters the rare-value method reuses from heap to heap.
+#[derive(Debug, Default, Clone)]
+struct Work {
+    scratch: Scratch,
+    marks: Marks,
+    stats: Stats,
+    /// A power of two above every value so far: option values stay below it.
+    bound: u32,
+    /// Scratch bitsets for [`mark_splits`].
+    lanes: [Vec<u64>; 4],
+}
+
+/// Per-heap buffers of the rare-value method, one set per thread.
+#[derive(Debug, Clone)]
+struct Scratch {
+    /// One byte per value below [`MAX_RARE_BOUND`]: marks without bit twiddling.
+    seen: Vec<u8>,
+    /// Values still wanted during a search.
+    wanted: Vec<u16>,
+    /// Per value, the last heap (`generation`) an option had it: marks that
+    /// never need clearing, for [`simd::mark_pairs`].
+    stamps: Vec<u32>,
+    generation: u32,
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            seen: vec![0; MAX_RARE_BOUND as usize],
+            wanted: vec![0; MAX_RARE_BOUND as usize],
+            stamps: vec![0; MAX_RARE_BOUND as usize],
+            generation: 0,
+        }
+    }
+}
+
+impl Scratch {
+    /// A fresh stamp: no value has it yet.
+    fn next_stamp(&mut self) -> u32 {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamps.fill(0);
+            self.generation = 1;
+        }
+        self.generation
+    }
+}
+
+/// Statistics of a run, for reports and tuning.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Stats {
+    /// Heaps computed by the plain method.
+    pub plain_heaps: u64,
+    /// Heaps computed by the rare-value method.
+    pub rare_heaps_computed: u64,
+    /// Times the split was chosen again.
+    pub rebuilds: u64,
+    /// Number of rare heaps under the split in force.
+    pub rare: u64,
+    /// Options enumerated through rare heaps.
+    pub pair_steps: u64,
+    /// Options enumerated while searching for missing values.
+    pub scan_steps: u64,
+    /// Heaps whose search ran through every option (a missing value: rare).
+    pub exhausted: u64,
+}
+
+/// Grundy values of a take-and-break game, extended on demand.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    rules: TakeBreak,
+    values: Values,
+    split: Option<Split>,
+    /// Rare heaps under `split`, ascending, excluding heap 0.
+    rare: Vec<u32>,
+    /// Their values, in the same order.
+    rare_values: Vec<u32>,
+    /// The common values under the split, below [`MAX_RARE_BOUND`], as bits.
+    odd: Vec<u64>,
+    work: Work,
+    next_review: usize,
+    /// Forces the plain method (for tests and `--verify`).
+    plain_only: bool,
+    /// Heaps from which blocks are computed on two threads (`usize::MAX`: never).
+    parallel_from: usize,
+    /// The instruction path of each part ([`Path::default_path`] unless set).
+    vector: Vector,
+    /// Whether heaps whose values are all below 64 take [`small_run`]
+    /// (with AVX-512 when the vector paths are on).
+    small: bool,
+}
+
+/// The instruction path of each part of the rare-value method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Vector {
+    /// The engine's path (the small-value loop's, when `marks` and
+    /// `search` agree with it).
+    path: Path,
+    /// Options through rare heaps: with [`Path::Avx512`],
+    /// [`simd::mark_pairs`] with stamps; else byte marks.
+    marks: Path,
+    /// Wanted values: [`simd::search_to`] on this path.
+    search: Path,
+}
+
+impl Vector {
+    fn on(path: Path) -> Self {
+        Vector {
+            path,
+            marks: path,
+            search: path,
+        }
+    }
+}
+
+/// How often (in heaps) progress is reported and interruption checked.
+pub const PROGRESS_STEP: usize = 1 << 16;
+
+/// Values must stay below this for the rare-value method (its marks are
+/// arrays of this many bits and bytes).
+const MAX_RARE_BOUND: u32 = 4096;
+
+/// Heaps from which the two-thread path is used, when there are two cores.
+const PARALLEL_FROM: usize = 1 << 12;
+
+/// Heaps per block of the two-thread path.
+const BLOCK: usize = 512;
+
+/// Heaps computed plainly before a split is first considered.
+const FIRST_REVIEW: usize = 1 << 10;
+
+impl Engine {
+    /// An engine for `rules`, with no values yet.
+    pub fn new(rules: TakeBreak) -> Self {
+        Engine {
+            rules,
+            values: Values::default(),
+            split: None,
+            rare: Vec::new(),
+            rare_values: Vec::new(),
+            odd: vec![0; MAX_RARE_BOUND as usize / 64],
+            work: Work {
+                bound: 1,
+                ..Work::default()
+            },
+            next_review: FIRST_REVIEW,
+            plain_only: false,
+            parallel_from: if std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2 {
+                PARALLEL_FROM
+            } else {
+                usize::MAX
+            },
+            vector: Vector::on(Path::default_path()),
+            small: true,
+        }
+    }
+
+    /// An engine that never uses the rare-value method: the reference.
+    pub fn plain(rules: TakeBreak) -> Self {
+        let mut engine = Self::new(rules);
+        engine.plain_only = true;
+        engine
+    }
+
+    /// Resumes from values computed earlier (a checkpoint).
+    pub fn resume(rules: TakeBreak, values: Values) -> Self {
+        let mut engine = Self::new(rules);
+        let len = values.len();
+        let max = (0..len).map(|i| values.get(i)).max().unwrap_or(0);
+        engine.work.bound = (max + 1).next_power_of_two();
+        engine.values = values;
+        engine.next_review = len.max(FIRST_REVIEW);
+        engine.review();
+        engine
+    }
+
+    /// The game's rules.
+    pub fn rules(&self) -> &TakeBreak {
+        &self.rules
+    }
+
+    /// The values computed so far.
+    pub fn values(&self) -> &Values {
+        &self.values
+    }
+
+    /// Run statistics.
+    pub fn stats(&self) -> Stats {
+        let mut stats = self.work.stats;
+        stats.rare = self.rare.len() as u64;
+        stats
+    }
+
+    /// The split in force, if any.
+    pub fn split(&self) -> Option<Split> {
+        self.split
+    }
+
+    /// Computes values up to and including heap `n`. `progress` is called every
+    /// [`PROGRESS_STEP`] heaps with the number of heaps done; returning
+    /// `Break` stops early, keeping every value finished so far.
+    pub fn extend_to(
+        &mut self,
+        n: usize,
+        progress: &mut dyn FnMut(usize) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if n < self.values.len() {
+            return ControlFlow::Continue(());
+        }
+        self.values.reserve(n + 1 - self.values.len());
+        while self.values.len() <= n {
+            let heap = self.values.len();
+            if heap >= self.next_review && !self.plain_only {
+                self.review();
+            }
+            if self.small && self.work.bound <= 64 && self.split.is_some() {
+                // Back here at every progress step and review.
+                let step_end = (heap / PROGRESS_STEP + 1) * PROGRESS_STEP;
+                let limit = (n + 1).min(self.next_review.max(heap + 1)).min(step_end);
+                let done = self.small_block(limit);
+                if done > 0 {
+                    let now = self.values.len();
+                    if now / PROGRESS_STEP > heap / PROGRESS_STEP && progress(now).is_break() {
+                        return ControlFlow::Break(());
+                    }
+                    continue;
+                }
+            }
+            if heap >= self.parallel_from && self.split.is_some() {
+                // Back here at every progress step: reports, interruptions.
+                let step_end = (heap / PROGRESS_STEP + 1) * PROGRESS_STEP;
+                let limit = (n + 1).min(self.next_review.max(heap + 1)).min(step_end);
+                let done = self.parallel_block(limit);
+                if done > 0 {
+                    let now = self.values.len();
+                    if now / PROGRESS_STEP > heap / PROGRESS_STEP && progress(now).is_break() {
+                        return ControlFlow::Break(());
+                    }
+                    continue;
+                }
+            }
+            let value = match self.split {
+                Some(split) if self.work.bound <= MAX_RARE_BOUND => {
+                    self.work.stats.rare_heaps_computed += 1;
+                    let context = RareSplit {
+                        rules: &self.rules,
+                        split,
+                        odd: &self.odd,
+                        rare: &self.rare,
+                        rare_values: &self.rare_values,
+                        vector: self.vector,
+                    };
+                    let work = &mut self.work;
+                    let (stats, bound) = (&mut work.stats, work.bound);
+                    let buffers = &mut work.scratch;
+                    macro_rules! fixed {
+                        ($t:expr) => {
+                            match bound {
+                                0..=64 => rare_value_fixed::<_, 1>(
+                                    &context, heap, $t, stats, bound, buffers,
+                                ),
+                                65..=128 => rare_value_fixed::<_, 2>(
+                                    &context, heap, $t, stats, bound, buffers,
+                                ),
+                                129..=256 => rare_value_fixed::<_, 4>(
+                                    &context, heap, $t, stats, bound, buffers,
+                                ),
+                                257..=512 => rare_value_fixed::<_, 8>(
+                                    &context, heap, $t, stats, bound, buffers,
+                                ),
+                                513..=1024 => rare_value_fixed::<_, 16>(
+                                    &context, heap, $t, stats, bound, buffers,
+                                ),
+                                1025..=2048 => rare_value_fixed::<_, 32>(
+                                    &context, heap, $t, stats, bound, buffers,
+                                ),
+                                _ => rare_value_fixed::<_, 64>(
+                                    &context, heap, $t, stats, bound, buffers,
+                                ),
+                            }
+                        };
+                    }
+                    match &self.values {
+                        Values::Narrow(t) => fixed!(t),
+                        Values::Wide(t) => fixed!(t),
+                    }
+                }
+                // No split, or values too large for the register bitsets.
+                _ => {
+                    self.work.stats.plain_heaps += 1;
+                    match &self.values {
+                        Values::Narrow(t) => fast_plain_value(&self.rules, heap, t, &mut self.work),
+                        Values::Wide(t) => fast_plain_value(&self.rules, heap, t, &mut self.work),
+                    }
+                }
+            };
+            self.push_value(heap, value);
+            if (heap + 1).is_multiple_of(PROGRESS_STEP) && progress(heap + 1).is_break() {
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Chooses the split for the values so far, and when to look again.
+    fn review(&mut self) {
+        let len = self.values.len();
+        self.next_review = (len * 2).max(FIRST_REVIEW);
+        // Games that never split, or split in three, gain nothing here.
+        if self.rules.splits.is_empty() || !self.rules.triples.is_empty() {
+            self.split = None;
+            return;
+        }
+        let values = &self.values;
+        let (best, common) = match choose_split(&self.rules, len, |i| values.get(i)) {
+            Some(split) => (Some(split), parity_words(split.mask)),
+            None => match choose_sum_free(len, |i| values.get(i)) {
+                Some((split, common)) => (Some(split), common),
+                None => (None, parity_words(0)),
+            },
+        };
+        if best != self.split || common != self.odd {
+            self.work.stats.rebuilds += 1;
+            self.split = best;
+            self.odd = common;
+            self.rare.clear();
+            if best.is_some() {
+                let rare: Vec<u32> = (1..len)
+                    .filter(|&i| self.is_rare(i, self.values.get(i)))
+                    .map(|i| i as u32)
+                    .collect();
+                self.rare = rare;
+            }
+            self.rare_values = self
+                .rare
+                .iter()
+                .map(|&r| self.values.get(r as usize))
+                .collect();
+        }
+    }
+
+    /// The instruction path in force.
+    pub fn path(&self) -> Path {
+        self.vector.path
+    }
+
+    /// Runs every part on `path` from now on; an error (and no change)
+    /// when this processor cannot run it.
+    pub fn set_path(&mut self, path: Path) -> Result<(), String> {
+        if !path.supported() {
+            return Err(format!(
+                "the {path} instruction path is not supported by this processor"
+            ));
+        }
+        self.vector = Vector::on(path);
+        Ok(())
+    }
+
+    /// Timing aid: no vector code at all, as [`Path::Portable`].
+    pub fn scalar_search(&mut self) {
+        self.vector = Vector::on(Path::Portable);
+    }
+
+    /// Testing aid: the path's marks with the portable search.
+    pub fn scalar_search_only(&mut self) {
+        self.vector.search = Path::Portable;
+        self.small = false;
+    }
+
+    /// Timing aid: portable marks through rare heaps, the path's search.
+    pub fn scalar_marks(&mut self) {
+        self.vector.marks = Path::Portable;
+    }
+
+    /// Testing aid: the general vector paths even for values below 64.
+    pub fn no_small_run(&mut self) {
+        self.small = false;
+    }
+
+    /// Testing aid: use the two-thread path from heap `from` on.
+    pub fn parallel_from(&mut self, from: usize) {
+        self.parallel_from = from;
+    }
+
+    /// Computes heaps from the next one up to `limit` (exclusive) on two
+    /// threads, in blocks: while this thread finishes a block, the other
+    /// marks, for every heap of the next block, the options through rare heaps
+    /// whose partner is already known (older than the block being finished).
+    /// This thread then adds the options through the few remaining rare heaps,
+    /// takes the mex and searches for wanted values exactly as on one thread:
+    /// nothing is guessed. Returns the number of heaps added, 0 when the
+    /// two-thread path does not apply (few rare heaps, few heaps left).
+    fn parallel_block(&mut self, limit: usize) -> usize {
+        let start = self.values.len();
+        let bound = self.work.bound;
+        let worth = self.rare.len() >= 64 || self.parallel_from == 0;
+        let Some(split) = self.split else { return 0 };
+        let Values::Narrow(table) = &mut self.values else {
+            return 0;
+        };
+        if !worth || bound > MAX_RARE_BOUND || start < 4 * BLOCK || limit < start + 2 * BLOCK {
+            return 0;
+        }
+        let context = RareSplit {
+            rules: &self.rules,
+            split,
+            odd: &self.odd,
+            rare: &self.rare,
+            rare_values: &self.rare_values,
+            vector: self.vector,
+        };
+        let work = &mut self.work;
+        macro_rules! run {
+            ($w:literal) => {
+                pipeline::<$w>(
+                    &context,
+                    table,
+                    limit,
+                    &mut work.stats,
+                    bound,
+                    &mut work.scratch,
+                )
+            };
+        }
+        let found = match bound {
+            0..=64 => run!(1),
+            65..=128 => run!(2),
+            129..=256 => run!(4),
+            257..=512 => run!(8),
+            513..=1024 => run!(16),
+            1025..=2048 => run!(32),
+            _ => run!(64),
+        };
+        let added = table.len() - start;
+        for (heap, value) in found {
+            self.rare.push(heap);
+            self.rare_values.push(value);
+        }
+        for heap in start..start + added {
+            let value = self.values.get(heap);
+            if value >= self.work.bound {
+                self.work.bound = (value + 1).next_power_of_two();
+            }
+        }
+        self.work.stats.rare_heaps_computed += added as u64;
+        added
+    }
+
+    /// Computes heaps from the next one up to `limit` (exclusive) with
+    /// [`small_run`], while every value stays below 64; returns how many.
+    fn small_block(&mut self, limit: usize) -> usize {
+        let start = self.values.len();
+        let Some(split) = self.split else { return 0 };
+        let Values::Narrow(table) = &mut self.values else {
+            return 0;
+        };
+        let past_rules = start > self.rules.digits.len() + 2;
+        // Its gathers pair every rare heap below each split size, the equal
+        // split's included: codes whose parts must differ take the general path.
+        if !self.small
+            || self.rules.unequal
+            || self.work.bound > 64
+            || limit <= start
+            || !past_rules
+        {
+            return 0;
+        }
+        let steps = small_run(
+            &self.rules,
+            split,
+            &self.odd,
+            table,
+            (&mut self.rare, &mut self.rare_values),
+            limit,
+            self.work.bound,
+            match self.vector {
+                Vector {
+                    path,
+                    marks,
+                    search,
+                } if marks == path && search == path => path,
+                _ => Path::Portable,
+            },
+        );
+        let stats = &mut self.work.stats;
+        stats.pair_steps += steps.0;
+        stats.scan_steps += steps.1;
+        stats.exhausted += steps.2;
+        // Above every value so far, including any that rose mid-run.
+        self.work.bound = self.work.bound.max(steps.3);
+        let added = self.values.len() - start;
+        self.work.stats.rare_heaps_computed += added as u64;
+        added
+    }
+
+    /// Appends the value of heap `heap` (the next one) and files it.
+    fn push_value(&mut self, heap: usize, value: u32) {
+        self.values.push(value);
+        if value >= self.work.bound {
+            self.work.bound = (value + 1).next_power_of_two();
+        }
+        if self.split.is_some() && heap > 0 && self.is_rare(heap, value) {
+            self.rare.push(heap as u32);
+            self.rare_values.push(value);
+        }
+    }
+
+    /// Whether heap `heap` with value `value` is rare under the split in force.
+    #[inline]
+    fn is_rare(&self, heap: usize, value: u32) -> bool {
+        self.split
+            .is_some_and(|split| rare_under(&split, &self.odd, heap, value))
+    }
+}
+
+/// A bitset of `64 * W` values held in registers: the rare-value method's
+/// marks when every value is below 1024, which is the usual case.
+#[derive(Clone, Copy)]
+struct Bits<const W: usize>([u64; W]);
+
+impl<const W: usize> Bits<W> {
+    #[inline(always)]
+    fn set(&mut self, v: u32) {
+        self.0[(v >> 6) as usize] |= 1 << (v & 63);
+    }
+
+    /// The smallest value set in `self`, or `none`.
+    #[inline(always)]
+    fn first(&self, none: u32) -> u32 {
+        for (i, w) in self.0.iter().enumerate() {
+            if *w != 0 {
+                return i as u32 * 64 + w.trailing_zeros();
+            }
+        }
+        none
+    }
+}
+
+/// What the rare-value method needs to know besides the table.
+struct RareSplit<'a> {
+    rules: &'a TakeBreak,
+    split: Split,
+    /// The common values: [`parity_words`] of the split's mask, or the sum-free set.
+    odd: &'a [u64],
+    /// The rare heaps, ascending.
+    rare: &'a [u32],
+    /// Their values.
+    rare_values: &'a [u32],
+    /// Which vector paths to use.
+    vector: Vector,
+}
+
+impl RareSplit<'_> {
+    /// Whether heap `heap` with value `value` is rare under the split.
+    #[inline]
+    fn is_rare(&self, heap: usize, value: u32) -> bool {
+        rare_under(&self.split, self.odd, heap, value)
+    }
+}
+
+/// Whether heap `heap` with value `value` is rare under `split`, whose common
+/// values are `odd` (as bits) when it is a sum-free split.
+#[inline]
+fn rare_under(split: &Split, odd: &[u64], heap: usize, value: u32) -> bool {
+    match split.free {
+        0 => split.class(heap, value) == 0,
+        _ => value >= MAX_RARE_BOUND || odd[(value >> 6) as usize] & (1 << (value & 63)) == 0,
+    }
+}
+
+/// A table entry: 16 bits while values are small, 32 once they are not.
+pub trait Cell: Copy + Into<u32> + Sync {
+    /// The table as 16-bit values, when it is one.
+    fn narrow(table: &[Self]) -> Option<&[u16]>;
+}
+
+impl Cell for u16 {
+    fn narrow(table: &[u16]) -> Option<&[u16]> {
+        Some(table)
+    }
+}
+
+impl Cell for u32 {
+    fn narrow(_: &[u32]) -> Option<&[u16]> {
+        None
+    }
+}
+
+/// The rare heaps `rare[range]` (ascending) to pair with `m - r`, as two
+/// ranges: all of them, or, when the equal split of `m` is not a move
+/// ([`TakeBreak::unequal_parts`]), all but the heap `m / 2`, whose pairing
+/// with itself would mark 0 for a move that does not exist.
+#[inline(always)]
+fn without_equal(
+    rules: &TakeBreak,
+    rare: &[u32],
+    m: usize,
+    range: std::ops::Range<usize>,
+) -> [std::ops::Range<usize>; 2] {
+    let (lo, hi) = (range.start, range.end);
+    if let Some(half) = rules.equal_part(m).and_then(|h| u32::try_from(h).ok()) {
+        if let Ok(i) = rare[lo..hi].binary_search(&half) {
+            return [lo..lo + i, lo + i + 1..hi];
+        }
+    }
+    [lo..hi, hi..hi]
+}

@@ -1,0 +1,321 @@
+//! The two-thread path: a helper thread marks the next block's options
+//! through old rare heaps while this thread finishes the current block.
+
+use super::search::{confirm, decide};
+use super::single::take_marks;
+use super::{without_equal, Bits, RareSplit, Scratch, Stats, BLOCK, MAX_RARE_BOUND};
+use crate::heap::simd;
+
+/// [`pair_marks`] with `partners_below: Some(old.len())` for every heap of
+/// the block `first..first + marks.len()` at once: `marks[i]` gets the
+/// options of heap `first + i` through rare heaps `r` whose partner
+/// `m - r` is in `old`, the table below the block. Rare heap by rare heap
+/// the partners of consecutive heaps are consecutive, so this reads `old`
+/// in runs (no gather) and sets the bits of heap after heap; returns how
+/// many options were marked.
+pub(super) fn block_marks<const W: usize>(
+    context: &RareSplit,
+    first: usize,
+    old: &[u16],
+    marks: &mut [Bits<W>],
+) -> u64 {
+    let cut = old.len();
+    let end = first + marks.len();
+    let top = 64 * W as u32 - 1;
+    let mut steps = 0;
+    // Heaps `from..to` of the block, each paired through the rare heap with
+    // value `value` whose partner for heap `from` is `old[partner]`.
+    let mut run = |from: usize, to: usize, partner: usize, value: u32| {
+        if from >= to {
+            return;
+        }
+        steps += (to - from) as u64;
+        let heaps = &mut marks[from - first..to - first];
+        for (bits, &x) in heaps.iter_mut().zip(&old[partner..partner + (to - from)]) {
+            let x = (u32::from(x) ^ value) & top;
+            bits.0[(x >> 6) as usize] |= 1 << (x & 63);
+        }
+    };
+    for &k in &context.rules.splits {
+        for (&r, &value) in context.rare.iter().zip(context.rare_values) {
+            let r = r as usize;
+            // Heap n pairs r with m - r = n - k - r: r < m and m - r < cut.
+            let from = first.max(r + k + 1);
+            let to = end.min(r + k + cut);
+            let equal = 2 * r + k;
+            if context.rules.unequal && (from..to).contains(&equal) {
+                // Parts must differ: heap 2r + k has no split (r, r).
+                run(from, equal, from - k - r, value);
+                run(equal + 1, to, equal + 1 - k - r, value);
+            } else {
+                run(from, to, from.saturating_sub(k + r), value);
+            }
+        }
+    }
+    steps
+}
+
+/// A pointer handed to the helper thread of [`pipeline`], which only reads
+/// through it entries that the main thread no longer writes.
+#[derive(Clone, Copy)]
+pub(super) struct Shared<T>(*mut T);
+
+// SAFETY: see `pipeline`: the threads never access the same entry while one writes it.
+unsafe impl<T> Send for Shared<T> {}
+unsafe impl<T> Sync for Shared<T> {}
+
+impl<T> Shared<T> {
+    /// The first `len` entries.
+    ///
+    /// # Safety
+    /// They must be initialized and not written while the slice lives.
+    unsafe fn prefix<'a>(self, len: usize) -> &'a [T] {
+        // SAFETY: as documented.
+        unsafe { std::slice::from_raw_parts(self.0, len) }
+    }
+}
+
+/// The two-thread path of [`Engine::parallel_block`]: extends `table` from
+/// its length up to `limit` (or fewer: it stops after a value reaching `bound`,
+/// which needs wider marks) and returns the rare heaps found, with their values.
+///
+/// One helper thread lives for the whole call. While this thread computes
+/// block `i`, the helper marks for block `i + 1` the options through rare heaps
+/// whose partner is below the start of block `i`. The table and the lists of
+/// rare heaps are sized for the whole run up front and written through raw
+/// pointers, so nothing moves; the helper only ever reads entries below the
+/// start of the block being computed, which this thread no longer writes.
+pub(super) fn pipeline<const W: usize>(
+    context: &RareSplit,
+    table: &mut Vec<u16>,
+    limit: usize,
+    stats: &mut Stats,
+    bound: u32,
+    scratch: &mut Scratch,
+) -> Vec<(u32, u32)> {
+    use std::sync::mpsc;
+    let start = table.len();
+    let first_rare = context.rare.len();
+    let room = first_rare + (limit - start);
+    let mut rare = context.rare.to_vec();
+    rare.resize(room, 0);
+    let mut rare_values = context.rare_values.to_vec();
+    rare_values.resize(room, 0);
+    table.resize(limit, 0);
+    let (values_at, rare_at, rare_values_at) = (
+        Shared(table.as_mut_ptr()),
+        Shared(rare.as_mut_ptr()),
+        Shared(rare_values.as_mut_ptr()),
+    );
+    // SAFETY (every `prefix` below): entries below `done` of the table and
+    // below `count` of the rare lists are final, and nothing writes them.
+    let view = |count: usize| RareSplit {
+        rare: unsafe { rare_at.prefix(count) },
+        rare_values: unsafe { rare_values_at.prefix(count) },
+        ..*context
+    };
+    // Marks for `heaps` through the rare heaps `rare[heaps_of]` (all
+    // final) whose partner is below `cut`; and the number of options.
+    let old_marks =
+        |heaps: std::ops::Range<usize>, cut: usize, heaps_of: std::ops::Range<usize>| {
+            let whole = view(heaps_of.end);
+            let context = RareSplit {
+                rare: &whole.rare[heaps_of.start..],
+                rare_values: &whole.rare_values[heaps_of.start..],
+                ..whole
+            };
+            let old = unsafe { values_at.prefix(cut) };
+            let mut marks = vec![Bits::<W>([0; W]); heaps.len()];
+            let steps = block_marks(&context, heaps.start, old, &mut marks);
+            (marks, steps)
+        };
+    let mut count = first_rare;
+    let mut done = start;
+    std::thread::scope(|scope| {
+        let (jobs, job_queue) =
+            mpsc::channel::<(std::ops::Range<usize>, usize, std::ops::Range<usize>)>();
+        let (results, result_queue) = mpsc::channel();
+        let old_marks = &old_marks;
+        scope.spawn(move || {
+            for (heaps, cut, heaps_of) in job_queue {
+                if results.send(old_marks(heaps, cut, heaps_of)).is_err() {
+                    break;
+                }
+            }
+        });
+        let first = start..(start + BLOCK).min(limit);
+        let (mut pre, steps) = old_marks(first, start, 0..count);
+        stats.pair_steps += steps;
+        let mut cut = start;
+        // The helper marks through the first `share` / 64 of the old rare
+        // heaps, this thread through the rest once its block is done: the
+        // share follows whichever thread waited for the other.
+        let mut share = 64usize;
+        while done < limit {
+            let block = done..(done + BLOCK).min(limit);
+            let next = block.end..(block.end + BLOCK).min(limit);
+            let split = count * share / 64;
+            let asked =
+                !next.is_empty() && jobs.send((next.clone(), block.start, 0..split)).is_ok();
+            let asked_count = count;
+            let context = view(count);
+            let mut found = 0;
+            for n in block.clone() {
+                // SAFETY: the values below `n` are final.
+                let known = unsafe { values_at.prefix(n) };
+                let mut marks = pre[n - block.start];
+                let block_found = (
+                    unsafe { rare_at.0.add(count) as *const u32 },
+                    unsafe { rare_values_at.0.add(count) as *const u32 },
+                    found,
+                );
+                // SAFETY: this block's rare heaps, written below, not yet shared.
+                let block_found = unsafe {
+                    (
+                        std::slice::from_raw_parts(block_found.0, block_found.2),
+                        std::slice::from_raw_parts(block_found.1, block_found.2),
+                    )
+                };
+                let value = block_value::<W>(
+                    &context,
+                    n,
+                    known,
+                    cut,
+                    &mut marks,
+                    block_found,
+                    stats,
+                    bound,
+                    scratch,
+                );
+                // SAFETY: `n < limit`: inside the table, and no slice covers it.
+                unsafe { values_at.0.add(n).write(value as u16) };
+                if context.is_rare(n, value) {
+                    // SAFETY: at most one rare heap per heap: inside `room`.
+                    unsafe {
+                        rare_at.0.add(count + found).write(n as u32);
+                        rare_values_at.0.add(count + found).write(value);
+                    }
+                    found += 1;
+                }
+                done = n + 1;
+                if value >= bound {
+                    break;
+                }
+            }
+            let later = asked.then(|| {
+                let (mut mine, mut steps) = (None, 0);
+                if split < asked_count {
+                    let (marks, more) = old_marks(next.clone(), block.start, split..asked_count);
+                    mine = Some(marks);
+                    steps = more;
+                }
+                let (mut marks, helper_steps) = match result_queue.try_recv() {
+                    Ok(result) => {
+                        // The helper was done first: give it more.
+                        share = (share + 1).min(64);
+                        result
+                    }
+                    Err(_) => {
+                        share = share.saturating_sub(1).max(8);
+                        result_queue.recv().expect("helper thread")
+                    }
+                };
+                if let Some(mine) = mine {
+                    for (bits, own) in marks.iter_mut().zip(&mine) {
+                        for (word, w) in bits.0.iter_mut().zip(own.0) {
+                            *word |= w;
+                        }
+                    }
+                }
+                (marks, helper_steps + steps)
+            });
+            count += found;
+            if done < block.end {
+                // A value reached `bound`: the next block's marks are too narrow.
+                break;
+            }
+            if let Some((marks, steps)) = later {
+                stats.pair_steps += steps;
+                pre = marks;
+            }
+            cut = block.start;
+        }
+        drop(jobs);
+    });
+    table.truncate(done);
+    rare[first_rare..count]
+        .iter()
+        .copied()
+        .zip(rare_values[first_rare..count].iter().copied())
+        .collect()
+}
+
+/// G(n) on the two-thread path: `marks` holds the options through rare heaps
+/// whose partner is below `cut` (those in `context.rare`, all below `n`'s
+/// block); this adds the rest (rare heaps up to `m - cut`, from `cut` on, and
+/// `block_rare`, this block's, with their values), the take moves, and
+/// searches as usual.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(super) fn block_value<const W: usize>(
+    context: &RareSplit,
+    n: usize,
+    table: &[u16],
+    cut: usize,
+    marks: &mut Bits<W>,
+    (block_rare, block_values): (&[u32], &[u32]),
+    stats: &mut Stats,
+    bound: u32,
+    scratch: &mut Scratch,
+) -> u32 {
+    take_marks(context.rules, n, table, marks);
+    let (rare, values) = (context.rare, context.rare_values);
+    let top = 64 * W as u32 - 1;
+    let stamp = scratch.next_stamp();
+    for &k in &context.rules.splits {
+        if n < k + 2 {
+            continue;
+        }
+        let m = n - k;
+        let low = rare.partition_point(|r| (*r as usize) + cut <= m);
+        let high = rare.partition_point(|r| (*r as usize) < cut);
+        debug_assert!(low <= high, "blocks too long for the cut");
+        let end = rare.partition_point(|r| (*r as usize) < m).max(high);
+        stats.pair_steps += (low + end - high) as u64;
+        let stamps = &mut scratch.stamps;
+        let here = block_rare.partition_point(|r| (*r as usize) < m);
+        stats.pair_steps += here as u64;
+        let older = without_equal(context.rules, rare, m, 0..low)
+            .into_iter()
+            .chain(without_equal(context.rules, rare, m, high..end))
+            .map(|range| (rare, values, range));
+        let newer = without_equal(context.rules, block_rare, m, 0..here)
+            .into_iter()
+            .map(|range| (block_rare, block_values, range));
+        for (heaps, heap_values, range) in older.chain(newer) {
+            simd::mark_pairs(
+                context.vector.marks,
+                table,
+                &heaps[range.clone()],
+                &heap_values[range],
+                m,
+                stamps,
+                stamp,
+                top,
+            );
+        }
+    }
+    simd::fold_stamps(
+        context.vector.marks,
+        &scratch.stamps[..64 * W],
+        stamp,
+        &mut marks.0,
+    );
+    let (cheap_mex, want) = decide(context, n, marks, bound);
+    let seen: &mut [u8; MAX_RARE_BOUND as usize] =
+        (&mut scratch.seen[..]).try_into().expect("buffer size");
+    match confirm::<u16, W>(context, n, table, stats, &want, (seen, &mut scratch.wanted)) {
+        Some(missing) => missing,
+        None => cheap_mex,
+    }
+}

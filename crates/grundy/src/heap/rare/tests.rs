@@ -1,0 +1,494 @@
+//! Tests of the rare-value engine against the plain one.
+use super::mask::walsh_hadamard;
+use super::pipeline::block_marks;
+use super::single::pair_marks;
+use super::small::small_run_with;
+use super::*;
+use crate::heap::simd;
+use proptest::prelude::*;
+
+fn values(digits: &[u8], n: usize, plain: bool) -> Vec<u32> {
+    rules_values(&TakeBreak::new(digits).unwrap(), n, plain)
+}
+
+/// Every instruction path this processor can run, as a strategy.
+fn paths() -> impl Strategy<Value = Path> {
+    prop::sample::select(Path::supported_paths())
+}
+
+/// The values of `digits` to `n` on `path`, with the engine's default choices.
+fn path_values(digits: &[u8], n: usize, path: Path) -> Vec<u32> {
+    let mut engine = Engine::new(TakeBreak::new(digits).unwrap());
+    engine.set_path(path).unwrap();
+    let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
+    engine.values().to_u32()
+}
+
+fn rules_values(rules: &TakeBreak, n: usize, plain: bool) -> Vec<u32> {
+    let rules = rules.clone();
+    let mut engine = if plain {
+        Engine::plain(rules)
+    } else {
+        Engine::new(rules)
+    };
+    let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
+    engine.values().to_u32()
+}
+
+#[test]
+fn kayles_and_dawson() {
+    // OEIS A002186 (Kayles, 0.77) and A002187 (Dawson's Kayles, 0.07).
+    assert_eq!(
+        values(&[0, 7, 7], 20, true),
+        [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1]
+    );
+    assert_eq!(
+        values(&[0, 0, 7], 20, true),
+        [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3]
+    );
+}
+
+#[test]
+fn walsh_hadamard_counts_parities() {
+    let mut h = vec![3, 0, 1, 2];
+    walsh_hadamard(&mut h);
+    // mask 1: values 0,2 even (3+1), 1,3 odd (0+2); mask 3: 0,3 even (5), 1,2 odd (1).
+    assert_eq!(h, [6, 2, 0, 4]);
+}
+
+#[test]
+fn rare_value_engine_agrees_on_sparse_games() {
+    // 0.16, 0.1777, 0.6 and 0.354 have sparse spaces (Flammenkamp's tables).
+    // 0.007 takes a sum-free set. Every path this processor can run.
+    for digits in [
+        &[0u8, 1, 6][..],
+        &[0, 1, 7, 7, 7],
+        &[0, 6],
+        &[0, 3, 5, 4],
+        &[0, 0, 0, 7],
+    ] {
+        let plain = values(digits, 30_000, true);
+        for path in Path::supported_paths() {
+            let fast = path_values(digits, 30_000, path);
+            assert_eq!(fast, plain, "{digits:?} on {path}");
+        }
+    }
+}
+
+#[test]
+fn the_split_is_found_for_0_16() {
+    let rules = TakeBreak::new(&[0, 1, 6]).unwrap();
+    let mut engine = Engine::new(rules);
+    let _ = engine.extend_to(20_000, &mut |_| ControlFlow::Continue(()));
+    assert!(engine.split().is_some());
+    assert!(engine.stats().rare_heaps_computed > 0);
+}
+
+#[test]
+fn wide_values_are_kept_exactly() {
+    let mut v = Values::default();
+    v.push(7);
+    v.push(70_000);
+    assert_eq!(v.get(0), 7);
+    assert_eq!(v.get(1), 70_000);
+    assert!(matches!(v, Values::Wide(_)));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn any_code_agrees_with_the_plain_engine(
+        digits in proptest::collection::vec(0u8..8, 1..5),
+        n in 0usize..9000,
+        path in paths(),
+    ) {
+        let mut digits = digits;
+        digits.insert(0, 0);
+        prop_assert_eq!(path_values(&digits, n, path), values(&digits, n, true));
+    }
+
+    #[test]
+    fn every_mix_of_vector_and_scalar_paths_agrees(
+        digits in proptest::collection::vec(0u8..8, 1..5),
+        first in prop_oneof![Just(0u8), Just(4u8)],
+        n in 0usize..9000,
+        two_threads in any::<bool>(),
+        all_scalar in any::<bool>(),
+        small in any::<bool>(),
+        path in paths(),
+    ) {
+        // A first digit of 4 splits the heap being computed itself.
+        let mut digits = digits;
+        digits.insert(0, first);
+        let rules = TakeBreak::new(&digits).unwrap();
+        let mut engine = Engine::new(rules);
+        engine.set_path(path).unwrap();
+        engine.parallel_from(if two_threads { 0 } else { usize::MAX });
+        if all_scalar {
+            engine.scalar_search();
+        } else {
+            engine.scalar_search_only();
+        }
+        if !small {
+            engine.no_small_run();
+        }
+        let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
+        prop_assert_eq!(engine.values().to_u32(), values(&digits, n, true));
+    }
+
+    #[test]
+    fn the_small_value_loop_agrees_with_the_plain_engine(
+        digits in proptest::collection::vec(0u8..8, 1..9),
+        n in 1000usize..6000,
+        small in any::<bool>(),
+        path in paths(),
+    ) {
+        // Codes up to eight digits: split sizes near each other take
+        // the gather of four partners, others one gather per size.
+        let mut digits = digits;
+        digits.insert(0, 0);
+        let rules = TakeBreak::new(&digits).unwrap();
+        let mut engine = Engine::new(rules);
+        engine.set_path(path).unwrap();
+        engine.parallel_from(usize::MAX);
+        if !small {
+            engine.no_small_run();
+        }
+        let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
+        let found = engine.values().to_u32();
+        // The bound stays a power of two above every value (the marks
+        // and the mex rely on it).
+        let top = found.iter().copied().max().unwrap_or(0);
+        prop_assert!(engine.work.bound > top && engine.work.bound.is_power_of_two());
+        prop_assert_eq!(found, values(&digits, n, true));
+    }
+
+    #[test]
+    fn two_thread_blocks_agree_with_the_plain_engine(
+        digits in proptest::collection::vec(0u8..8, 1..5),
+        n in 2048usize..12000,
+        path in paths(),
+    ) {
+        let mut digits = digits;
+        digits.insert(0, 0);
+        let rules = TakeBreak::new(&digits).unwrap();
+        let mut engine = Engine::new(rules);
+        engine.set_path(path).unwrap();
+        engine.parallel_from(0);
+        // Small values would take the small-value loop instead.
+        engine.no_small_run();
+        let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
+        prop_assert_eq!(engine.values().to_u32(), values(&digits, n, true));
+    }
+
+    #[test]
+    fn splits_are_exact_whatever_the_mask(
+        digits in proptest::collection::vec(0u8..8, 1..4),
+        first in prop_oneof![Just(0u8), Just(4u8)],
+        unequal in any::<bool>(),
+        mask in 1u32..64,
+        domain in any::<bool>(),
+        shift in 0u32..2,
+        n in 100usize..1500,
+    ) {
+        let mut digits = digits;
+        digits.insert(0, first);
+        let rules = TakeBreak::new(&digits).unwrap();
+        let rules = if unequal { rules.unequal_parts() } else { rules };
+        let plain = rules_values(&rules, n, true);
+        let split = Split { mask, free: 0, domain, shift };
+        let rare: Vec<u32> = (1..n).filter(|&i| split.class(i, plain[i]) == 0).map(|i| i as u32).collect();
+        let odd = parity_words(mask);
+        let fixed = rare_value_with(&rules, split, &odd, &rare, &plain[..n], n);
+        prop_assert_eq!(fixed, plain[n]);
+    }
+
+    #[test]
+    fn sum_free_splits_are_exact_whatever_the_set(
+        digits in proptest::collection::vec(0u8..8, 1..4),
+        first in prop_oneof![Just(0u8), Just(4u8)],
+        unequal in any::<bool>(),
+        order in Just((1u32..64).collect::<Vec<u32>>()).prop_shuffle(),
+        n in 100usize..1500,
+    ) {
+        let mut digits = digits;
+        digits.insert(0, first);
+        let rules = TakeBreak::new(&digits).unwrap();
+        let rules = if unequal { rules.unequal_parts() } else { rules };
+        let plain = rules_values(&rules, n, true);
+        // A random sum-free set: no two members XOR to a third.
+        let mut set: Vec<u32> = Vec::new();
+        for v in order {
+            if !set.iter().any(|a| set.contains(&(a ^ v))) {
+                set.push(v);
+            }
+        }
+        let mut odd = vec![0u64; MAX_RARE_BOUND as usize / 64];
+        for v in &set {
+            odd[(*v >> 6) as usize] |= 1 << (v & 63);
+        }
+        let split = Split { mask: 0, free: set.len() as u32, domain: false, shift: 0 };
+        let rare: Vec<u32> = (1..n).filter(|&i| !set.contains(&plain[i])).map(|i| i as u32).collect();
+        let fixed = rare_value_with(&rules, split, &odd, &rare, &plain[..n], n);
+        prop_assert_eq!(fixed, plain[n]);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn block_marks_are_pair_marks_heap_by_heap(
+        digits in proptest::collection::vec(0u8..8, 0..5),
+        first in prop_oneof![Just(0u8), Just(4u8)],
+        unequal in any::<bool>(),
+        mask in 1u32..64,
+        cut in 1usize..1200,
+        block in 1usize..700,
+    ) {
+        let mut digits = digits;
+        digits.insert(0, first);
+        let rules = TakeBreak::new(&digits).unwrap();
+        let rules = if unequal { rules.unequal_parts() } else { rules };
+        let table: Vec<u16> = rules_values(&rules, cut, true)
+            .iter()
+            .map(|v| *v as u16)
+            .collect();
+        let split = Split { mask, free: 0, domain: false, shift: 0 };
+        let rare: Vec<u32> = (1..cut).filter(|&i| split.class(i, table[i] as u32) == 0).map(|i| i as u32).collect();
+        let rare_values: Vec<u32> = rare.iter().map(|r| table[*r as usize] as u32).collect();
+        let odd = parity_words(mask);
+        let context = RareSplit {
+            rules: &rules,
+            split,
+            odd: &odd,
+            rare: &rare,
+            rare_values: &rare_values,
+            vector: Vector::on(Path::Portable),
+        };
+        let old = &table[..cut];
+        let start = cut + cut / 3;
+        let mut marks = vec![Bits::<4>([0; 4]); block];
+        let steps = block_marks(&context, start, old, &mut marks);
+        let mut total = 0;
+        for (i, got) in marks.iter().enumerate() {
+            let mut expected = Bits::<4>([0; 4]);
+            let scratch = &mut Scratch::default();
+            total += pair_marks(&context, start + i, old, Some(cut), &mut expected, scratch);
+            prop_assert_eq!(got.0, expected.0, "heap {}", start + i);
+        }
+        prop_assert_eq!(steps, total);
+    }
+
+    #[test]
+    fn unequal_parts_agree_with_the_definition(
+        digits in proptest::collection::vec(0u8..16, 0..4),
+        first in prop_oneof![Just(0u8), Just(4u8), Just(8u8), Just(12u8)],
+        unequal in any::<bool>(),
+        n in 0usize..120,
+    ) {
+        // Hexadecimal digits too: three heaps, all different when
+        // parts must differ (the plain engine only: no split then).
+        let mut digits = digits;
+        digits.insert(0, first);
+        let rules = TakeBreak::new(&digits).unwrap();
+        let rules = if unequal { rules.unequal_parts() } else { rules };
+        let expected = by_definition(rules.digits(), unequal, n);
+        prop_assert_eq!(&rules_values(&rules, n, true), &expected);
+        prop_assert_eq!(&rules_values(&rules, n, false), &expected);
+    }
+
+    #[test]
+    fn unequal_parts_agree_on_every_path(
+        digits in proptest::collection::vec(0u8..8, 0..5),
+        first in prop_oneof![Just(0u8), Just(4u8)],
+        n in 0usize..9000,
+        two_threads in any::<bool>(),
+        marks in prop_oneof![Just("vector"), Just("scalar")],
+        search in prop_oneof![Just("vector"), Just("scalar")],
+        path in paths(),
+    ) {
+        let mut digits = digits;
+        digits.insert(0, first);
+        let rules = TakeBreak::new(&digits).unwrap().unequal_parts();
+        let mut engine = Engine::new(rules.clone());
+        engine.set_path(path).unwrap();
+        engine.parallel_from(if two_threads { 0 } else { usize::MAX });
+        if marks == "scalar" {
+            engine.scalar_marks();
+        }
+        if search == "scalar" {
+            engine.scalar_search_only();
+        }
+        let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
+        prop_assert_eq!(engine.values().to_u32(), rules_values(&rules, n, true));
+    }
+}
+
+/// G(n) by the rare-value method with the given split and rare heaps,
+/// searched one split at a time and (where the values fit 16 bits) with
+/// [`simd::search`], which must agree.
+fn rare_value_with(
+    rules: &TakeBreak,
+    split: Split,
+    odd: &[u64],
+    rare: &[u32],
+    table: &[u32],
+    n: usize,
+) -> u32 {
+    fn run<T: Cell>(context: &RareSplit, table: &[T], n: usize, bound: u32) -> u32 {
+        let mut stats = Stats::default();
+        let scratch = &mut Scratch::default();
+        match bound {
+            0..=64 => rare_value_fixed::<_, 1>(context, n, table, &mut stats, bound, scratch),
+            65..=256 => rare_value_fixed::<_, 4>(context, n, table, &mut stats, bound, scratch),
+            _ => rare_value_fixed::<_, 16>(context, n, table, &mut stats, bound, scratch),
+        }
+    }
+    let bound = (table.iter().copied().max().unwrap_or(0) + 1).next_power_of_two();
+    let rare_values: Vec<u32> = rare.iter().map(|r| table[*r as usize]).collect();
+    let mut context = RareSplit {
+        rules,
+        split,
+        odd,
+        rare,
+        rare_values: &rare_values,
+        vector: Vector::on(Path::Portable),
+    };
+    let scalar = run(&context, table, n, bound);
+    let narrow: Vec<u16> = table.iter().map(|v| *v as u16).collect();
+    let paths = Path::supported_paths();
+    for &path in &paths {
+        for (marks, search) in [(path, path), (path, Path::Portable), (Path::Portable, path)] {
+            context.vector = Vector {
+                path,
+                marks,
+                search,
+            };
+            assert_eq!(
+                run(&context, &narrow, n, bound),
+                scalar,
+                "vector paths differ (marks {marks}, search {search})"
+            );
+        }
+    }
+    for vector in paths {
+        // The small-value loop is not used when parts must differ.
+        if bound > 64 || n <= rules.digits.len() + 2 || rules.unequal {
+            break;
+        }
+        let mut small = narrow[..n].to_vec();
+        let (mut rare, mut rare_values) = (rare.to_vec(), rare_values.clone());
+        small_run(
+            rules,
+            split,
+            odd,
+            &mut small,
+            (&mut rare, &mut rare_values),
+            n + 1,
+            bound,
+            vector,
+        );
+        assert_eq!(
+            u32::from(small[n]),
+            scalar,
+            "the small-value loop differs (vector {vector})"
+        );
+        // The portable operations as compiled for any processor.
+        let mut small = narrow[..n].to_vec();
+        let (mut rare, mut rare_values) = (rare.to_vec(), rare_values.clone());
+        // SAFETY: the portable operations need no processor features.
+        unsafe {
+            small_run_with::<simd::Portable>(
+                rules,
+                split,
+                odd,
+                &mut small,
+                (&mut rare, &mut rare_values),
+                n + 1,
+                bound,
+            )
+        };
+        assert_eq!(u32::from(small[n]), scalar, "the portable loop differs");
+    }
+    scalar
+}
+
+/// Values from the definition alone, for codes whose splits may have
+/// to leave heaps of different sizes: every option listed as its heaps.
+fn by_definition(digits: &[u8], unequal: bool, n: usize) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::new();
+    for heap in 0..=n {
+        let mut options = std::collections::BTreeSet::new();
+        for (k, &d) in digits.iter().enumerate().take(heap + 1) {
+            let m = heap - k;
+            let mut parts: Vec<Vec<usize>> = Vec::new();
+            if d & 1 != 0 && m == 0 {
+                parts.push(vec![]);
+            }
+            if d & 2 != 0 && m > 0 {
+                parts.push(vec![m]);
+            }
+            for a in 1..m {
+                if d & 4 != 0 && a <= m - a {
+                    parts.push(vec![a, m - a]);
+                }
+                for b in a..m.saturating_sub(a) {
+                    if d & 8 != 0 && b <= m - a - b {
+                        parts.push(vec![a, b, m - a - b]);
+                    }
+                }
+            }
+            for p in parts {
+                if unequal && p.windows(2).any(|w| w[0] == w[1]) {
+                    continue;
+                }
+                options.insert(p.iter().fold(0, |x, h| x ^ g[*h]));
+            }
+        }
+        g.push((0..).find(|v| !options.contains(v)).unwrap());
+    }
+    g
+}
+
+#[test]
+fn grundys_game_is_four_point_with_unequal_parts() {
+    // OEIS A002188: Grundy's game.
+    let rules = TakeBreak::new(&[4]).unwrap().unequal_parts();
+    let first = [
+        0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0,
+    ];
+    assert_eq!(rules_values(&rules, 20, true), first);
+    assert_eq!(by_definition(&[4], true, 20), first);
+    // Without the flag, 4. splits anyhow: the equal split adds 0.
+    assert_eq!(values(&[4], 4, true), [0, 0, 1, 0, 1]);
+}
+
+#[test]
+fn two_thread_blocks_agree_on_known_games() {
+    // 0.6 and 0.007 (many rare heaps), 0.16 and Kayles from early on, and
+    // without the small-value loop, which would take the last two.
+    for digits in [&[0u8, 6][..], &[0, 0, 0, 7], &[0, 1, 6], &[0, 7, 7]] {
+        let mut engine = Engine::new(TakeBreak::new(digits).unwrap());
+        engine.parallel_from(0);
+        engine.no_small_run();
+        let _ = engine.extend_to(20_000, &mut |_| ControlFlow::Continue(()));
+        assert_eq!(
+            engine.values().to_u32(),
+            values(digits, 20_000, true),
+            "{digits:?}"
+        );
+    }
+}
+
+#[test]
+fn treblecross_takes_a_sum_free_split() {
+    let rules = TakeBreak::new(&[0, 0, 0, 7]).unwrap();
+    let mut engine = Engine::new(rules);
+    let _ = engine.extend_to(30_000, &mut |_| ControlFlow::Continue(()));
+    let split = engine.split().expect("a split for 0.007");
+    assert!(split.free > 0, "{split:?}");
+    assert_eq!(
+        engine.values().to_u32(),
+        values(&[0, 0, 0, 7], 30_000, true)
+    );
+}

@@ -1,0 +1,347 @@
+//! Kernels for x86-64 processors with AVX2 but not AVX-512 (and for the
+//! `avx2` path of any x86-64 processor that has it).
+//!
+//! These are designed for AVX2 rather than being the AVX-512 kernels at half
+//! width: gathers are slow on AMD processors, and 16-bit word permutations
+//! across a register do not exist. The search for wanted values keeps the
+//! few values still wanted each broadcast in a register and compares 16
+//! splits' values with each (`vpcmpeqw`): when a search starts, usually only
+//! a handful of values are wanted, and every hit removes one.
+
+use super::Wanted;
+use std::arch::x86_64::*;
+
+/// At most this many wanted values are compared one register each; with
+/// more, the set is looked up with byte shuffles ([`lookup`]).
+const MAX_COMPARED: usize = 4;
+
+/// The vector part of [`super::search_to`] with AVX2: steps of 16 or 32
+/// splits from `a` while they end by `half` (at most `m / 2`); returns the
+/// first split not looked at (or one past the step whose hit emptied the
+/// set).
+///
+/// # Safety
+/// AVX2 must be available, `half <= m / 2` and `m <= table.len()`.
+#[target_feature(enable = "avx2")]
+pub unsafe fn search(
+    table: &[u16],
+    m: usize,
+    mut a: usize,
+    half: usize,
+    want: &mut Wanted,
+) -> usize {
+    debug_assert!(half <= m / 2 && m <= table.len());
+    while want.count > 0 && a + 15 <= half {
+        if want.count > MAX_COMPARED {
+            // Byte tables of 16 bytes (128 values) each: 2, 4 or 8.
+            let top = match want.groups {
+                1 => want.words[..64].iter().rposition(|w| *w != 0),
+                _ => None,
+            };
+            // SAFETY (each): AVX2 is available; `a + 31 <= half` keeps
+            // the loads inside the table, as in `lookup`.
+            a = match top {
+                Some(t) if a + 31 <= half => unsafe {
+                    match t {
+                        0..16 => lookup::<2>(table, m, a, half, want),
+                        16..32 => lookup::<4>(table, m, a, half, want),
+                        _ => lookup::<8>(table, m, a, half, want),
+                    }
+                },
+                _ => {
+                    // Values of 1024 or more, or the last 16: one by one.
+                    for i in 0..16 {
+                        want.take(u32::from(table[a + i] ^ table[m - a - i]));
+                    }
+                    a + 16
+                }
+            };
+            continue;
+        }
+        let mut values = [0u16; MAX_COMPARED];
+        let count = want.list(&mut values);
+        // SAFETY (each): AVX2 is available; `a + 15 <= half` keeps the loads
+        // inside the table, as in `compare`.
+        a = unsafe {
+            match count {
+                1 => compare::<1>(table, m, a, half, &values[..count], want),
+                2 => compare::<2>(table, m, a, half, &values[..count], want),
+                _ => compare::<4>(table, m, a, half, &values[..count], want),
+            }
+        };
+    }
+    a
+}
+
+/// Reverses the eight words of each 128-bit lane (the lanes are then swapped).
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn reversed(v: __m256i) -> __m256i {
+    let reverse = _mm256_setr_epi8(
+        14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6, 7,
+        4, 5, 2, 3, 0, 1,
+    );
+    _mm256_permute4x64_epi64::<0b01_00_11_10>(_mm256_shuffle_epi8(v, reverse))
+}
+
+/// The values of the 16 splits `(a + i, m - a - i)`.
+///
+/// # Safety
+/// AVX2; `a..a + 16` and `m - a - 15..=m - a` inside the table at `ptr`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn splits16(ptr: *const u16, m: usize, a: usize) -> __m256i {
+    let up = _mm256_loadu_si256(ptr.add(a) as *const __m256i);
+    let down = _mm256_loadu_si256(ptr.add(m - a - 15) as *const __m256i);
+    _mm256_xor_si256(up, reversed(down))
+}
+
+/// Steps of 32 splits looking each split's value up in the set, whose
+/// members are all below `128 * T` (T = 2, 4 or 8), as `T` tables of 16
+/// bytes (bit `v & 7` of byte `v >> 3`): the byte is fetched with one
+/// `vpshufb` per table and a tree of `vpblendvb` (fast on AMD), the bit
+/// with one more `vpshufb`. The values of the lanes that
+/// hit are taken out of `want` (exactly, one by one), and the tables
+/// reloaded; returns the next split once few values are left (or none),
+/// else `a` once `a + 31 > half`.
+///
+/// # Safety
+/// AVX2; `half <= m / 2 <= table.len() / 2`; no member of 1024 or more.
+#[target_feature(enable = "avx2")]
+unsafe fn lookup<const T: usize>(
+    table: &[u16],
+    m: usize,
+    mut a: usize,
+    half: usize,
+    want: &mut Wanted,
+) -> usize {
+    let load = |want: &Wanted| {
+        let mut tables = [_mm256_setzero_si256(); T];
+        for (t, v) in tables.iter_mut().enumerate() {
+            // Bytes 16t..16t + 16 of the set are words 8t..8t + 8.
+            // SAFETY: T <= 8: inside the 256 words.
+            let bytes =
+                unsafe { _mm_loadu_si128(want.words.as_ptr().add(8 * t) as *const __m128i) };
+            *v = _mm256_broadcastsi128_si256(bytes);
+        }
+        tables
+    };
+    let mut tables = load(want);
+    let bits = _mm256_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0,
+        0, 0, 0, 0, 0, 0,
+    );
+    let seven = _mm256_set1_epi16(7);
+    let limit = _mm256_set1_epi8((16 * T).min(127) as i8);
+    let ptr = table.as_ptr();
+    while a + 31 <= half {
+        // Both halves inside the table: a + 31 <= half <= m - a - 31.
+        let v0 = splits16(ptr, m, a);
+        let v1 = splits16(ptr, m, a + 16);
+        // Byte index v >> 3 (255 from v >= 2048: no table has it) and bit
+        // v & 7, packed to bytes in the same (interleaved) lane order.
+        let index = _mm256_packus_epi16(_mm256_srli_epi16::<3>(v0), _mm256_srli_epi16::<3>(v1));
+        let low = _mm256_packus_epi16(_mm256_and_si256(v0, seven), _mm256_and_si256(v1, seven));
+        // The byte from every table, then the right one by the index's
+        // bits 4, 5 and 6 (moved to each byte's top bit for `vpblendvb`).
+        let mut level = [_mm256_setzero_si256(); T];
+        for (v, tab) in level.iter_mut().zip(&tables) {
+            *v = _mm256_shuffle_epi8(*tab, index);
+        }
+        let selects = [
+            _mm256_slli_epi16::<3>(index),
+            _mm256_slli_epi16::<2>(index),
+            _mm256_slli_epi16::<1>(index),
+        ];
+        let mut width = T;
+        for select in selects {
+            if width == 1 {
+                break;
+            }
+            width /= 2;
+            for j in 0..width {
+                level[j] = _mm256_blendv_epi8(level[2 * j], level[2 * j + 1], select);
+            }
+        }
+        // Indices past the tables (values from 128 * T) find nothing.
+        // From 128 on, `vpshufb` gives 0 by itself (and the signed
+        // comparison would not).
+        let byte = match T {
+            8 => level[0],
+            _ => _mm256_and_si256(level[0], _mm256_cmpgt_epi8(limit, index)),
+        };
+        let hit = _mm256_and_si256(byte, _mm256_shuffle_epi8(bits, low));
+        if _mm256_testz_si256(hit, hit) == 0 {
+            let zero = _mm256_cmpeq_epi8(hit, _mm256_setzero_si256());
+            let mut lanes = !(_mm256_movemask_epi8(zero) as u32);
+            while lanes != 0 {
+                // Packed bytes 0-7 are splits 0-7, 8-15 are 16-23, 16-23
+                // are 8-15 and 24-31 are 24-31.
+                let p = lanes.trailing_zeros() as usize;
+                lanes &= lanes - 1;
+                let i = (p & 7) | (p & 8) << 1 | (p & 16) >> 1;
+                want.take(u32::from(table[a + i] ^ table[m - a - i]));
+            }
+            if want.count <= MAX_COMPARED {
+                return a + 32;
+            }
+            tables = load(want);
+        }
+        a += 32;
+    }
+    a
+}
+
+/// Steps of 16 splits, comparing each split's value with `values` (the
+/// set's members, at most `K`: repeated to fill `K` registers),
+/// until a step hits: its hits are taken out of `want`, and the next split
+/// is returned (or `a` once `a + 15 > half`).
+#[target_feature(enable = "avx2")]
+unsafe fn compare<const K: usize>(
+    table: &[u16],
+    m: usize,
+    mut a: usize,
+    half: usize,
+    values: &[u16],
+    want: &mut Wanted,
+) -> usize {
+    let mut wanted = [_mm256_setzero_si256(); K];
+    for (i, w) in wanted.iter_mut().enumerate() {
+        *w = _mm256_set1_epi16(values[i % values.len()] as i16);
+    }
+    let ptr = table.as_ptr();
+    while a + 15 <= half {
+        // a + 15 <= half <= m - a - 15 ... so m - a - 15 >= a >= 1 and
+        // m - a < m <= table.len(): both loads are inside the table.
+        let v = splits16(ptr, m, a);
+        let mut hit = _mm256_cmpeq_epi16(v, wanted[0]);
+        for w in &wanted[1..] {
+            hit = _mm256_or_si256(hit, _mm256_cmpeq_epi16(v, *w));
+        }
+        if _mm256_testz_si256(hit, hit) == 0 {
+            let mut lanes = [0u16; 16];
+            _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, v);
+            let mut bits = _mm256_movemask_epi8(hit) as u32;
+            while bits != 0 {
+                let lane = bits.trailing_zeros() as usize / 2;
+                bits &= !(3 << (2 * lane));
+                want.take(u32::from(lanes[lane]));
+            }
+            return a + 16;
+        }
+        a += 16;
+    }
+    a
+}
+
+/// For 16 words: in each 64-bit lane, bits `1 << w` for some of them, so
+/// that the OR of the lanes has every word's bit (words of 64 and more set
+/// none: `vpsllvq` gives 0 for such shifts).
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn word_bits(v: __m256i) -> __m256i {
+    let ones = _mm256_set1_epi64x(1);
+    let low = _mm256_castsi256_si128(v);
+    let high = _mm256_extracti128_si256::<1>(v);
+    let q0 = _mm256_cvtepu16_epi64(low);
+    let q1 = _mm256_cvtepu16_epi64(_mm_unpackhi_epi64(low, low));
+    let q2 = _mm256_cvtepu16_epi64(high);
+    let q3 = _mm256_cvtepu16_epi64(_mm_unpackhi_epi64(high, high));
+    _mm256_or_si256(
+        _mm256_or_si256(_mm256_sllv_epi64(ones, q0), _mm256_sllv_epi64(ones, q1)),
+        _mm256_or_si256(_mm256_sllv_epi64(ones, q2), _mm256_sllv_epi64(ones, q3)),
+    )
+}
+
+/// The OR of the four 64-bit lanes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn or_lanes(v: __m256i) -> u64 {
+    let x = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    (_mm_cvtsi128_si64(x) | _mm_extract_epi64::<1>(x)) as u64
+}
+
+/// [`super::SmallSets`] with AVX2 (callers must have checked for it): the
+/// options through rare heaps four partners per load (no gathers), the
+/// splits' values turned into bits with `vpsllvq`.
+pub struct Avx2;
+
+impl super::SmallSets for Avx2 {
+    #[inline(always)]
+    unsafe fn rare_set(table: &[u16], rare: &[u32], values: &[u32], m: usize) -> u64 {
+        // One partner per rare heap: scalar loads beat gathers on AMD.
+        super::Portable::rare_set(table, rare, values, m)
+    }
+
+    #[inline(always)]
+    unsafe fn rare_span(
+        table: &[u16],
+        rare: &[u32],
+        values: &[u32],
+        n: usize,
+        kmax: usize,
+        ks: u8,
+    ) -> u64 {
+        debug_assert!(rare.len() == values.len() && kmax >= 3 && n <= table.len());
+        // Words of a 64-bit lane: partners for k = kmax, kmax - 1, ...;
+        // those whose split size is not a move get 255 (no bit).
+        let mut keep = [0u16; 4];
+        for (j, w) in keep.iter_mut().enumerate() {
+            *w = if ks & (1 << j) != 0 { 0xffff } else { 0 };
+        }
+        let keep = _mm256_set1_epi64x(
+            (u64::from(keep[0])
+                | u64::from(keep[1]) << 16
+                | u64::from(keep[2]) << 32
+                | u64::from(keep[3]) << 48) as i64,
+        );
+        let unused = _mm256_andnot_si256(keep, _mm256_set1_epi16(255));
+        let base = table.as_ptr().add(n - kmax);
+        let mut bits = _mm256_setzero_si256();
+        let mut i = 0;
+        while i + 4 <= rare.len() {
+            // Four partners of each of four rare heaps, one load each.
+            let at = |j: usize| {
+                // SAFETY: rare[j] + kmax < n: the four words at
+                // n - kmax - rare[j] are below n <= table.len().
+                unsafe { (base.sub(rare[j] as usize) as *const i64).read_unaligned() }
+            };
+            let partners = _mm256_set_epi64x(at(i + 3), at(i + 2), at(i + 1), at(i));
+            let own =
+                _mm256_cvtepu32_epi64(_mm_loadu_si128(values.as_ptr().add(i) as *const __m128i));
+            let own = _mm256_or_si256(own, _mm256_slli_epi64::<16>(own));
+            let own = _mm256_or_si256(own, _mm256_slli_epi64::<32>(own));
+            let x = _mm256_xor_si256(partners, own);
+            let x = _mm256_or_si256(_mm256_and_si256(x, keep), unused);
+            bits = _mm256_or_si256(bits, word_bits(x));
+            i += 4;
+        }
+        let mut word = or_lanes(bits);
+        for j in 0..4 {
+            if ks & (1 << j) != 0 {
+                word |= super::Portable::rare_set(table, &rare[i..], &values[i..], n - (kmax - j));
+            }
+        }
+        word
+    }
+
+    #[inline(always)]
+    unsafe fn pair_set(table: *const u16, m: usize, a: usize) -> u64 {
+        let bits = _mm256_or_si256(
+            word_bits(splits16(table, m, a)),
+            word_bits(splits16(table, m, a + 16)),
+        );
+        or_lanes(bits)
+    }
+
+    #[inline(always)]
+    unsafe fn pair_sets(table: *const u16, n: usize, ks: &[usize], a: usize) -> u64 {
+        let mut bits = _mm256_setzero_si256();
+        for &k in ks {
+            let m = n - k;
+            bits = _mm256_or_si256(bits, word_bits(splits16(table, m, a)));
+            bits = _mm256_or_si256(bits, word_bits(splits16(table, m, a + 16)));
+        }
+        or_lanes(bits)
+    }
+}

@@ -1,0 +1,106 @@
+//! The search for wanted values in plain Rust, for any processor: the same
+//! plan as [`super::avx2`] (the few values still wanted compared with 16
+//! splits' values at a time) written over fixed-size arrays, which compilers
+//! turn into vector code of whatever width the target has (SSE2, NEON).
+
+use super::Wanted;
+
+/// At most this many wanted values are compared at once; with more, splits
+/// are looked at one by one until enough are found.
+const MAX_COMPARED: usize = 8;
+
+/// Splits per step.
+const STEP: usize = 16;
+
+/// [`super::search_to`]'s loop without vector code: steps of 16 splits
+/// from `a` while `a + 15 <= half`; returns the first split not looked at
+/// (or one past the step whose hit emptied the set).
+///
+/// Panics unless `half <= m / 2` and `m <= table.len()`.
+#[inline(always)]
+pub fn search(table: &[u16], m: usize, mut a: usize, half: usize, want: &mut Wanted) -> usize {
+    assert!(half <= m / 2 && m <= table.len());
+    while want.count > 0 && a + STEP - 1 <= half {
+        if want.count > MAX_COMPARED {
+            a = probe(table, m, a, half, want);
+            continue;
+        }
+        let mut values = [0u16; MAX_COMPARED];
+        let count = want.list(&mut values);
+        let values = &values[..count];
+        a = match count {
+            1 => compare::<1>(table, m, a, half, values, want),
+            2 => compare::<2>(table, m, a, half, values, want),
+            3 | 4 => compare::<4>(table, m, a, half, values, want),
+            _ => compare::<8>(table, m, a, half, values, want),
+        };
+    }
+    a
+}
+
+/// Steps of 16 splits looking each split's value up in the set's words
+/// (reads only: a step's values are taken out one by one only when one of
+/// them hits), until few values are left (returns the next split) or
+/// `a + 15 > half` (returns `a`).
+#[inline(always)]
+fn probe(table: &[u16], m: usize, mut a: usize, half: usize, want: &mut Wanted) -> usize {
+    while a + STEP - 1 <= half {
+        let up: &[u16; STEP] = table[a..a + STEP].try_into().expect("16 values");
+        let down: &[u16; STEP] = table[m - a - (STEP - 1)..=m - a]
+            .try_into()
+            .expect("16 values");
+        let mut hit = 0u16;
+        for i in 0..STEP {
+            let v = up[i] ^ down[STEP - 1 - i];
+            // Values of 4096 and more alias here: `take` checks exactly.
+            hit |= want.words[usize::from(v >> 4) & 255] >> (v & 15);
+        }
+        if hit & 1 != 0 {
+            for i in 0..STEP {
+                want.take(u32::from(up[i] ^ down[STEP - 1 - i]));
+            }
+            if want.count <= MAX_COMPARED {
+                return a + STEP;
+            }
+        }
+        a += STEP;
+    }
+    a
+}
+
+/// Steps of 16 splits comparing each split's value with `values` (at most
+/// `K`, repeated to fill `K`) until a step hits: its values are taken out
+/// of `want` and the next split is returned (or `a` once `a + 15 > half`).
+#[inline(always)]
+fn compare<const K: usize>(
+    table: &[u16],
+    m: usize,
+    mut a: usize,
+    half: usize,
+    values: &[u16],
+    want: &mut Wanted,
+) -> usize {
+    let wanted: [u16; K] = std::array::from_fn(|i| values[i % values.len()]);
+    while a + STEP - 1 <= half {
+        // a + 15 <= half <= m - a - 15: both runs are inside the table.
+        let up: &[u16; STEP] = table[a..a + STEP].try_into().expect("16 values");
+        let down: &[u16; STEP] = table[m - a - (STEP - 1)..=m - a]
+            .try_into()
+            .expect("16 values");
+        let mut hit = 0u16;
+        for i in 0..STEP {
+            let v = up[i] ^ down[STEP - 1 - i];
+            for w in wanted {
+                hit |= (v == w) as u16;
+            }
+        }
+        if hit != 0 {
+            for i in 0..STEP {
+                want.take(u32::from(up[i] ^ down[STEP - 1 - i]));
+            }
+            return a + STEP;
+        }
+        a += STEP;
+    }
+    a
+}
