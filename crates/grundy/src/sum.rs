@@ -208,7 +208,11 @@ impl Sum {
                 } else {
                     Winner::First
                 };
-                if winner == Winner::First {
+                if winner == Winner::First && max_moves == 0 {
+                    // A non-zero nim-sum always has a winning move (Bouton):
+                    // none is listed, so none is searched for.
+                    truncated = true;
+                } else if winner == Winner::First {
                     for (index, value) in values.iter().enumerate() {
                         let Value::Finite(own) = value else {
                             unreachable!()
@@ -228,7 +232,11 @@ impl Sum {
                 };
                 let shifted = shift(set, &finite);
                 let wins = u64::try_from(&finite).is_ok_and(|a| set.contains(&a));
-                if wins {
+                if wins && max_moves == 0 {
+                    // The move to the finite value exists: not searched for.
+                    truncated = true;
+                    (Value::Infinite(shifted), Winner::First)
+                } else if wins {
                     let target = Value::Finite(finite.clone());
                     truncated = self.collect_moves(*only, &target, max_moves, &mut moves)?;
                     (Value::Infinite(shifted), Winner::First)

@@ -10,24 +10,16 @@ use grundy::solve::Solver;
 use proptest::prelude::*;
 use smallvec::smallvec;
 
-/// Any search game played move by move, without splitting or symmetry:
-/// the reference.
+/// Any search game played move by move on the whole position, without
+/// splitting, reductions or symmetry: the reference.
 struct Plain<G>(G);
 
 impl<G: SearchGame> Game for Plain<G> {
     type Position = G::Pos;
     fn options(&self, p: &G::Pos, out: &mut Vec<Parts<G::Pos>>) {
-        // Moves of the whole position: a move is made in one component.
-        let mut comps = Vec::new();
-        self.0.split(*p, &mut comps);
         let mut opts = Vec::new();
-        for c in comps {
-            opts.clear();
-            self.0.options(c, &mut opts);
-            for &o in &opts {
-                out.push(smallvec![(*p & !c) | o]);
-            }
-        }
+        self.0.options(*p, &mut opts);
+        out.extend(opts.into_iter().map(|o| smallvec![o]));
     }
 }
 

@@ -61,6 +61,59 @@ impl<B: Bits> CramGame<B> {
         x | ((x << 1) & !self.first_col) | ((x >> 1) & !self.last_col) | (x << w) | (x >> w)
     }
 
+    /// The position with cells removed that do not change its value, until
+    /// none is left to remove (the reductions of Beling's `igs` crate,
+    /// proved here again):
+    /// - *extra pendants*: of two cells whose only neighbour is the same
+    ///   cell s, one goes. Placing on either with s leaves positions that
+    ///   differ only by a dead cell; every other move keeps both pendants
+    ///   or kills both, so by induction the options' values are the same.
+    /// - *bridges*: a cell b, not pendant, whose every neighbour has a
+    ///   pendant of its own, goes. A domino on b and neighbour s leaves the
+    ///   same cells as the domino on s and its pendant does without b;
+    ///   other moves keep the pattern, so again the values agree.
+    /// - cells with no neighbour at all, which no move uses.
+    ///
+    /// The rules are local, so the whole position is reduced at once; a
+    /// bridge's removal may split a region in two.
+    fn reduced(&self, mut p: B) -> B {
+        let w = self.width;
+        loop {
+            let below = p >> w;
+            let above = p << w;
+            let right = (p >> 1) & !self.last_col;
+            let left = (p << 1) & !self.first_col;
+            let odd = below ^ above ^ right ^ left;
+            let two = (below & above) | (right & left) | ((below | above) & (right | left));
+            let pendants = p & odd & !two;
+            // Each pendant's neighbour (a "star"), one direction at a time;
+            // a pendant whose star already has one goes.
+            let mut stars = (pendants & below) << w;
+            let mut next = p;
+            let s = (pendants & right) << 1;
+            next &= !((stars & s) >> 1);
+            stars |= s;
+            let s = (pendants & above) >> w;
+            next &= !((stars & s) << w);
+            stars |= s;
+            let s = (pendants & left) >> 1;
+            next &= !((stars & s) << 1);
+            stars |= s;
+            // Cells neither pendant nor star with no such neighbour: bridges
+            // and lone cells.
+            let other = p & !(pendants | stars);
+            let touched = (other >> w)
+                | (other << w)
+                | ((other >> 1) & !self.last_col)
+                | ((other << 1) & !self.first_col);
+            next &= !(other & !touched);
+            if next == p {
+                return p;
+            }
+            p = next;
+        }
+    }
+
     /// Cells that start a horizontal domino place (the cell to the right is free too).
     #[inline]
     fn horizontal(&self, c: B) -> B {
@@ -78,7 +131,7 @@ impl<B: Bits> SearchGame for CramGame<B> {
     type Pos = B;
 
     fn split(&self, pos: B, out: &mut Vec<B>) {
-        let mut rest = pos;
+        let mut rest = self.reduced(pos);
         while rest != B::ZERO {
             let mut region = rest.lowest_bit();
             loop {
