@@ -329,6 +329,7 @@ impl DenseChomp {
     fn stats_now(&self) -> crate::search::Stats {
         crate::search::Stats {
             nodes: self.solved,
+            expanded: self.solved,
             entries: self.solved as usize,
             capacity: self.values.len(),
             replaced: 0,

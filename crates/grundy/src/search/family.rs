@@ -256,8 +256,9 @@ impl<K: Kind> SearchFamily<K> {
             if let Some(engine) = self.engines.get(&shape) {
                 let s = engine.stats();
                 eprintln!(
-                    "search: {} positions in {:.2} s, {} table entries of {} ({} replaced)",
+                    "search: {} positions ({} expanded) in {:.2} s, {} table entries of {} ({} replaced)",
                     s.nodes,
+                    s.expanded,
                     s.elapsed.as_secs_f64(),
                     s.entries,
                     s.capacity,

@@ -67,13 +67,13 @@ pub trait SearchGame: Send {
         pos
     }
 
-    /// The nimber of a component, if a theorem gives it without search (a
-    /// Cram region symmetric under the half turn about a cell corner is a
-    /// second-player win: the second player answers every domino with its
-    /// image).
-    fn settled(&self, pos: Self::Pos) -> Option<u32> {
+    /// What a theorem tells of a component's nimber without search (a Cram
+    /// region symmetric under a half turn is a second-player win, or a
+    /// first-player win when the centre is a free domino place: the player
+    /// who copies the other's moves wins).
+    fn settled(&self, pos: Self::Pos) -> Known {
         let _ = pos;
-        None
+        Known::Nothing
     }
 
     /// A position handed in from outside (a family's layout, widened to
@@ -99,6 +99,17 @@ pub trait SearchGame: Send {
     }
 }
 
+/// What [`SearchGame::settled`] tells of a component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Known {
+    /// Nothing: search it.
+    Nothing,
+    /// Its nimber.
+    Exact(u32),
+    /// Its nimber is not 0 (the first player wins).
+    NotZero,
+}
+
 /// Why a search stopped before its answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Stop {
@@ -115,6 +126,9 @@ pub enum Stop {
 pub struct Stats {
     /// Positions searched (tests started).
     pub nodes: u64,
+    /// Positions whose search went on to search an option (the rest were
+    /// settled by the table's entries for their options).
+    pub expanded: u64,
     /// Entries in the table.
     pub entries: usize,
     /// The most entries the table may hold.
@@ -142,6 +156,7 @@ pub struct Searcher<G: SearchGame> {
     game: G,
     tt: Table<G::Pos>,
     nodes: u64,
+    expanded: u64,
     max_nodes: u64,
     pool: Vec<Vec<G::Pos>>,
     open_pool: Vec<Vec<Range>>,
@@ -161,6 +176,7 @@ impl<G: SearchGame> Searcher<G> {
             game,
             tt: Table::new(tt_bytes, max_entries)?,
             nodes: 0,
+            expanded: 0,
             max_nodes: u64::MAX,
             pool: Vec::new(),
             open_pool: Vec::new(),
@@ -219,6 +235,7 @@ impl<G: SearchGame> Searcher<G> {
     pub fn stats(&self) -> Stats {
         Stats {
             nodes: self.nodes,
+            expanded: self.expanded,
             entries: self.tt.len(),
             capacity: self.tt.capacity(),
             replaced: self.tt.replaced(),
@@ -312,8 +329,7 @@ impl<G: SearchGame> Searcher<G> {
             return Ok(v);
         }
         if known.not == 0 {
-            if let Some(v) = self.game.settled(c) {
-                self.tt.set_exact(c, v, 1);
+            if let Some(v) = self.learn(c) {
                 return Ok(v);
             }
         }
@@ -349,12 +365,30 @@ impl<G: SearchGame> Searcher<G> {
             return Ok(false);
         }
         if known.not == 0 {
-            if let Some(v) = self.game.settled(c) {
-                self.tt.set_exact(c, v, 1);
+            if let Some(v) = self.learn(c) {
                 return Ok(v == k);
+            }
+            if k == 0 && self.tt.get(c).not & 1 != 0 {
+                return Ok(false);
             }
         }
         Ok(self.examine(c, Some(k))? == Some(k))
+    }
+
+    /// Stores what the game's theorems tell of a component seen for the
+    /// first time; returns its nimber if that is known.
+    fn learn(&mut self, c: G::Pos) -> Option<u32> {
+        match self.game.settled(c) {
+            Known::Exact(v) => {
+                self.tt.set_exact(c, v, 1);
+                Some(v)
+            }
+            Known::NotZero => {
+                self.tt.set_not(c, 0, 1);
+                None
+            }
+            Known::Nothing => None,
+        }
     }
 
     /// Searches component `c` (not settled by the table). With `want` None,
@@ -379,6 +413,7 @@ impl<G: SearchGame> Searcher<G> {
         let mut flat = self.take();
         let mut ranges = self.take_ranges();
         let mut scratch = self.take();
+        let mut cut = false;
         for &o in &options {
             scratch.clear();
             self.game.split(o, &mut scratch);
@@ -389,13 +424,49 @@ impl<G: SearchGame> Searcher<G> {
                 flat.push(key);
             }
             ranges.push((from, flat.len() as u32, 0, 0));
+            // Asked "is it k?": an option the table already knows to be k
+            // answers no, and the options after it are not even split.
+            // (The option before this one is checked: its buckets were
+            // fetched while this one was split.)
+            if let (Some(k), [.., before, _]) = (want, ranges.as_slice()) {
+                if self.known_to_be(&flat[before.0 as usize..before.1 as usize], k) {
+                    cut = true;
+                    break;
+                }
+            }
+        }
+        if let (Some(k), false, Some(last)) = (want, cut, ranges.last()) {
+            cut = self.known_to_be(&flat[last.0 as usize..last.1 as usize], k);
         }
         self.give(scratch);
         self.give(options);
+        if cut {
+            self.tt.set_not(c, want.expect("asked"), self.nodes - start);
+            self.give(flat);
+            self.give_ranges(ranges);
+            return Ok(None);
+        }
         let result = self.examine_with(c, want, &mut flat, &ranges, start);
+        if self.nodes > start {
+            self.expanded += 1;
+        }
         self.give(flat);
         self.give_ranges(ranges);
         result
+    }
+
+    /// Whether the table knows every one of an option's components and
+    /// their nimbers' XOR is `k`.
+    #[inline]
+    fn known_to_be(&self, parts: &[G::Pos], k: u32) -> bool {
+        let mut x = k;
+        for &part in parts {
+            match self.tt.get(part).exact {
+                Some(v) => x ^= v,
+                None => return false,
+            }
+        }
+        x == 0
     }
 
     fn examine_with(
