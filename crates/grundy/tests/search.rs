@@ -88,3 +88,24 @@ proptest! {
         agree(NodeKaylesGame::<u64>::new(&adj), &[all, subset as u64 & all])?;
     }
 }
+
+/// Every position of the 4x4 and 3x5 Cram boards (and 2x7): the splitting
+/// and reduction rules (pendants, bridges, the 2x2 cut) meet every local
+/// pattern that fits, so each rule is checked against the plain game here,
+/// not only on random samples.
+#[test]
+fn cram_every_small_position_matches_the_memo_solver() {
+    for (rows, cols) in [(4u32, 4u32), (3, 5), (2, 7)] {
+        let game = CramGame::<u64>::new(cols);
+        let mut plain = Solver::new(Plain(game.clone()));
+        let mut search = Searcher::new(game, 1 << 24, usize::MAX).unwrap();
+        for p in 0u64..1 << (rows * cols) {
+            let want = plain.value(&p).unwrap() as u32;
+            assert_eq!(
+                search.nimber(p).unwrap(),
+                want,
+                "{rows}x{cols} position {p:#b}"
+            );
+        }
+    }
+}

@@ -55,12 +55,6 @@ impl<B: Bits> CramGame<B> {
         }
     }
 
-    #[inline]
-    fn neighbours(&self, x: B) -> B {
-        let w = self.width;
-        x | ((x << 1) & !self.first_col) | ((x >> 1) & !self.last_col) | (x << w) | (x >> w)
-    }
-
     /// The position with cells removed that do not change its value, until
     /// none is left to remove (the reductions of Beling's `igs` crate,
     /// proved here again):
@@ -114,6 +108,64 @@ impl<B: Bits> CramGame<B> {
         }
     }
 
+    /// Splits a reduced position into regions, each reduced and split
+    /// again when a 2x2 cut parted it from the rest.
+    fn split_reduced(&self, p: B, out: &mut Vec<B>) {
+        let cut = self.cuts(p);
+        let mut rest = p;
+        while rest != B::ZERO {
+            let mut region = rest.lowest_bit();
+            loop {
+                let grown = (region
+                    | (region >> self.width)
+                    | (region << self.width)
+                    | ((region & !cut) << 1)
+                    | ((region >> 1) & !cut & !self.last_col))
+                    & rest;
+                if grown == region {
+                    break;
+                }
+                region = grown;
+            }
+            rest &= !region;
+            if self.horizontal(region) | self.vertical(region) == B::ZERO {
+                continue;
+            }
+            if cut != B::ZERO && region != p {
+                // Parted by a cut: its cells may reduce further.
+                self.split_reduced(self.reduced(region), out);
+            } else {
+                out.push(region);
+            }
+        }
+    }
+
+    /// Cells whose link to the cell on their right does not join regions:
+    /// the last column, and both rows of every 2x2 block of free cells in
+    /// which two opposite corners have no free neighbour outside the
+    /// block. Such a block's left and right columns belong to two games
+    /// whose sum is the position (the decomposition rule of Beling's `igs`
+    /// crate, checked here against the plain game on every 4x4, 3x5 and
+    /// 2x7 position).
+    fn cuts(&self, p: B) -> B {
+        let w = self.width;
+        let right = (p >> 1) & !self.last_col;
+        let left = (p << 1) & !self.first_col;
+        let below = p >> w;
+        let above = p << w;
+        // Free, with a free neighbour on one side and none on the other.
+        let open_right = p & right & !left;
+        let open_left = p & left & !right;
+        let open_below = below & !above;
+        let open_above = above & !below;
+        // Marked at the block's bottom-left cell: closed top-left and
+        // bottom-right corners, or closed top-right and bottom-left ones.
+        let main = ((open_right & open_below) << w) & ((open_left & open_above) >> 1);
+        let anti = ((open_left & open_below) << (w - 1)) & open_right & open_above;
+        let bottom = main | anti;
+        self.last_col | bottom | (bottom >> w)
+    }
+
     /// Cells that start a horizontal domino place (the cell to the right is free too).
     #[inline]
     fn horizontal(&self, c: B) -> B {
@@ -131,21 +183,7 @@ impl<B: Bits> SearchGame for CramGame<B> {
     type Pos = B;
 
     fn split(&self, pos: B, out: &mut Vec<B>) {
-        let mut rest = self.reduced(pos);
-        while rest != B::ZERO {
-            let mut region = rest.lowest_bit();
-            loop {
-                let grown = self.neighbours(region) & rest;
-                if grown == region {
-                    break;
-                }
-                region = grown;
-            }
-            rest &= !region;
-            if self.horizontal(region) | self.vertical(region) != B::ZERO {
-                out.push(region);
-            }
-        }
+        self.split_reduced(self.reduced(pos), out);
     }
 
     fn options(&self, c: B, out: &mut Vec<B>) {
