@@ -191,6 +191,9 @@ impl<B: Bits> SearchGame for CramGame<B> {
         // middle column outwards, then horizontal ones from the middle row
         // outwards. A domino across the middle tends to cut the region in
         // two, and such options are the likeliest to be known already.
+        if c == B::ZERO {
+            return;
+        }
         let w = self.width;
         let (r0, r1) = (c.lowest() / w, (c.end() - 1) / w);
         let row_mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
