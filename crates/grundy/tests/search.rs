@@ -25,20 +25,25 @@ impl<G: SearchGame> Game for Plain<G> {
 
 fn agree<G: SearchGame + Clone>(game: G, positions: &[G::Pos]) -> Result<(), TestCaseError> {
     let mut plain = Solver::new(Plain(game.clone()));
-    let mut search = Searcher::new(game.clone(), 1 << 22, usize::MAX).unwrap();
-    for &p in positions {
-        let want = plain.value(&p).unwrap() as u32;
-        prop_assert_eq!(search.nimber(p).unwrap(), want, "{:?}", p);
-        for k in 0..4 {
-            prop_assert_eq!(search.has_nimber(p, k).unwrap(), k == want);
-        }
-        // Every option's value, as the winning-move search sees it.
-        let mut options = Vec::new();
-        Plain(game.clone()).options(&p, &mut options);
-        for o in options {
-            let v = plain.value(&o[0]).unwrap() as u32;
-            prop_assert_eq!(search.has_nimber(o[0], v).unwrap(), true);
-            prop_assert_eq!(search.has_nimber(o[0], v + 1).unwrap(), false);
+    // Alone, and three threads sharing the table (more than this machine's
+    // cores, so that they interleave).
+    for threads in [1, 3] {
+        let mut search = Searcher::new(game.clone(), 1 << 22, usize::MAX).unwrap();
+        search.set_threads(threads);
+        for &p in positions {
+            let want = plain.value(&p).unwrap() as u32;
+            prop_assert_eq!(search.nimber(p).unwrap(), want, "{:?}", p);
+            for k in 0..4 {
+                prop_assert_eq!(search.has_nimber(p, k).unwrap(), k == want);
+            }
+            // Every option's value, as the winning-move search sees it.
+            let mut options = Vec::new();
+            Plain(game.clone()).options(&p, &mut options);
+            for o in options {
+                let v = plain.value(&o[0]).unwrap() as u32;
+                prop_assert_eq!(search.has_nimber(o[0], v).unwrap(), true);
+                prop_assert_eq!(search.has_nimber(o[0], v + 1).unwrap(), false);
+            }
         }
     }
     Ok(())
@@ -95,10 +100,11 @@ proptest! {
 /// not only on random samples.
 #[test]
 fn cram_every_small_position_matches_the_memo_solver() {
-    for (rows, cols) in [(4u32, 4u32), (3, 5), (2, 7)] {
+    for (rows, cols, threads) in [(4u32, 4u32, 1), (3, 5, 3), (2, 7, 2)] {
         let game = CramGame::<u64>::new(cols);
         let mut plain = Solver::new(Plain(game.clone()));
         let mut search = Searcher::new(game, 1 << 24, usize::MAX).unwrap();
+        search.set_threads(threads);
         for p in 0u64..1 << (rows * cols) {
             let want = plain.value(&p).unwrap() as u32;
             assert_eq!(

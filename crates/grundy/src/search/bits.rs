@@ -5,6 +5,7 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Shl, Shr};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// A fixed-width set of small integers, as an unsigned integer.
 pub trait Bits:
@@ -58,6 +59,13 @@ pub trait Bits:
     fn from_u128(x: u128) -> Self;
     /// The low 64 bits.
     fn low_u64(self) -> u64;
+    /// A place holding a set that threads share: read and written
+    /// atomically word by word (a table entry's key).
+    type Cell: Default + Send + Sync;
+    /// Reads a shared cell.
+    fn load(cell: &Self::Cell) -> Self;
+    /// Writes a shared cell.
+    fn store(cell: &Self::Cell, value: Self);
     /// A well-mixed 64-bit hash: every bit of the set moves every bit of
     /// the hash (the table takes its bucket from the low bits).
     #[inline]
@@ -102,9 +110,22 @@ impl<B: Bits> Iterator for Members<B> {
     }
 }
 
+/// Two words shared between threads: a `u128` table key.
+#[derive(Debug, Default)]
+pub struct WordPair([AtomicU64; 2]);
+
 macro_rules! bits_impl {
-    ($t:ty) => {
+    ($t:ty, $cell:ty, $load:expr, $store:expr) => {
         impl Bits for $t {
+            type Cell = $cell;
+            #[inline]
+            fn load(cell: &$cell) -> Self {
+                $load(cell)
+            }
+            #[inline]
+            fn store(cell: &$cell, value: Self) {
+                $store(cell, value)
+            }
             const WIDTH: u32 = <$t>::BITS;
             const ZERO: Self = 0;
             const ONE: Self = 1;
@@ -144,8 +165,21 @@ macro_rules! bits_impl {
     };
 }
 
-bits_impl!(u64);
-bits_impl!(u128);
+bits_impl!(
+    u64,
+    AtomicU64,
+    |c: &AtomicU64| c.load(Relaxed),
+    |c: &AtomicU64, v| c.store(v, Relaxed)
+);
+bits_impl!(
+    u128,
+    WordPair,
+    |c: &WordPair| c.0[0].load(Relaxed) as u128 | (c.0[1].load(Relaxed) as u128) << 64,
+    |c: &WordPair, v: u128| {
+        c.0[0].store(v as u64, Relaxed);
+        c.0[1].store((v >> 64) as u64, Relaxed);
+    }
+);
 
 #[cfg(test)]
 mod tests {

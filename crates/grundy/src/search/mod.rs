@@ -43,14 +43,16 @@ pub mod table;
 
 pub use bits::Bits;
 
+use parking_lot::lock_api::ArcRwLockReadGuard;
+use parking_lot::{RawRwLock, RwLock};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use table::{Table, NOT_BITS};
 
 /// A game whose positions are sets of cells or vertices, solved by search.
-pub trait SearchGame: Send {
+pub trait SearchGame: Clone + Send {
     /// A position: the set of cells still free, of vertices still there.
     type Pos: Bits;
 
@@ -151,16 +153,76 @@ pub struct Saving {
     pub every: Duration,
 }
 
-/// The search solver for one game.
+/// The search solver for one game: one thread's search, and helpers on the
+/// other cores at the root (see [`Searcher::set_threads`]).
 pub struct Searcher<G: SearchGame> {
+    main: Worker<G, Main>,
+}
+
+/// Threads a search uses: `GRUNDY_THREADS` if set to a number, else one
+/// per core.
+pub fn default_threads() -> usize {
+    std::env::var("GRUNDY_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n >= 1)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// What the threads of one search share.
+struct Shared<K: Bits> {
+    table: Arc<RwLock<Table<K>>>,
+    /// Threads waiting to have the table alone (to double or save it): the
+    /// others step aside at their next position.
+    waiting: AtomicUsize,
+    /// Positions searched by all threads (each adds its own now and then).
+    nodes: AtomicU64,
+    /// The search stops with [`Stop::Budget`] once `nodes` reaches this.
+    max_nodes: AtomicU64,
+}
+
+/// One thread's search state. `H` is what only the caller's thread does:
+/// reporting progress and saving the table ([`Main`]), or nothing (`()`,
+/// the helpers).
+struct Worker<G: SearchGame, H: Hooks> {
     game: G,
-    tt: Table<G::Pos>,
+    shared: Arc<Shared<G::Pos>>,
+    /// This thread's share of the table: held while searching, given up
+    /// for a moment when another thread needs the table alone.
+    tt: ArcRwLockReadGuard<RawRwLock, Table<G::Pos>>,
     nodes: u64,
+    /// Of `nodes`, how many were added to the shared count.
+    flushed: u64,
+    /// `nodes` at which to look at the flags, budget and table next.
+    limit: u64,
     expanded: u64,
-    max_nodes: u64,
     pool: Vec<Vec<G::Pos>>,
     open_pool: Vec<Vec<Range>>,
     stop: Option<Arc<AtomicBool>>,
+    /// Set when the other threads of a parallel step have the answer (or
+    /// failed): this thread's part is abandoned.
+    cancel: Option<Arc<AtomicBool>>,
+    /// Threads to search with (at the root; 1: alone).
+    threads: usize,
+    /// How many tests deep the search is (the root's tests are 0).
+    depth: u32,
+    hooks: H,
+}
+
+/// What only the caller's thread does while searching.
+trait Hooks: Sized {
+    fn duties<G: SearchGame>(w: &mut Worker<G, Self>) -> R<()>;
+}
+
+impl Hooks for () {
+    #[inline]
+    fn duties<G: SearchGame>(_: &mut Worker<G, ()>) -> R<()> {
+        Ok(())
+    }
+}
+
+/// Progress reports and table saving.
+struct Main {
     progress: Option<Box<dyn FnMut(Stats)>>,
     saving: Option<Saving>,
     started: Instant,
@@ -168,83 +230,146 @@ pub struct Searcher<G: SearchGame> {
     last_save: Instant,
 }
 
+impl Hooks for Main {
+    fn duties<G: SearchGame>(w: &mut Worker<G, Main>) -> R<()> {
+        if w.hooks.progress.is_some() && w.hooks.last_report.elapsed() >= Duration::from_millis(500)
+        {
+            w.hooks.last_report = Instant::now();
+            let stats = w.stats();
+            if let Some(report) = w.hooks.progress.as_mut() {
+                report(stats);
+            }
+        }
+        if let Some(s) = &w.hooks.saving {
+            if w.hooks.last_save.elapsed() >= s.every {
+                w.save().map_err(|e| Stop::Io(e.to_string()))?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl<G: SearchGame> Searcher<G> {
-    /// A solver with a table of at most `tt_bytes` bytes and `max_entries` entries.
+    /// A solver with a table of at most `tt_bytes` bytes and `max_entries`
+    /// entries, searching with as many threads as the machine has cores.
     pub fn new(game: G, tt_bytes: usize, max_entries: usize) -> crate::Result<Self> {
         let now = Instant::now();
-        Ok(Searcher {
-            game,
-            tt: Table::new(tt_bytes, max_entries)?,
-            nodes: 0,
-            expanded: 0,
-            max_nodes: u64::MAX,
-            pool: Vec::new(),
-            open_pool: Vec::new(),
-            stop: None,
+        let table = Arc::new(RwLock::new(Table::new(tt_bytes, max_entries)?));
+        let shared = Arc::new(Shared {
+            table,
+            waiting: AtomicUsize::new(0),
+            nodes: AtomicU64::new(0),
+            max_nodes: AtomicU64::new(u64::MAX),
+        });
+        let hooks = Main {
             progress: None,
             saving: None,
             started: now,
             last_report: now,
             last_save: now,
-        })
+        };
+        let mut s = Searcher {
+            main: Worker::new(game, shared, hooks),
+        };
+        s.set_threads(default_threads());
+        Ok(s)
+    }
+
+    /// Searches with `threads` threads (1: alone). The options of the
+    /// root's tests are dealt out to the threads as they come free, and the
+    /// threads share the table, so what one learns the others use; when one
+    /// finds the option a test asks for, the others drop theirs.
+    pub fn set_threads(&mut self, threads: usize) {
+        let threads = threads.max(1);
+        self.main.threads = threads;
+        self.main.exclusive(|t| t.set_shared(threads > 1));
     }
 
     /// The game.
     pub fn game(&self) -> &G {
-        &self.game
+        &self.main.game
     }
 
     /// Stops the search (with [`Stop::Interrupted`]) once `flag` is set.
     pub fn set_stop_flag(&mut self, flag: Arc<AtomicBool>) {
-        self.stop = Some(flag);
+        self.main.stop = Some(flag);
     }
 
     /// Stops the search (with [`Stop::Budget`]) after `max` more positions.
     pub fn set_max_nodes(&mut self, max: u64) {
-        self.max_nodes = self.nodes.saturating_add(max);
+        self.main.flush();
+        let shared = &self.main.shared;
+        let total = shared.nodes.load(Ordering::Relaxed);
+        shared
+            .max_nodes
+            .store(total.saturating_add(max), Ordering::Relaxed);
+        self.main.set_limit(total);
     }
 
     /// Reports [`Stats`] about twice a second while searching.
     pub fn set_progress(&mut self, report: Box<dyn FnMut(Stats)>) {
-        self.progress = Some(report);
+        self.main.hooks.progress = Some(report);
     }
 
     /// Saves the table now and then while searching (see [`Self::save`]).
     pub fn set_saving(&mut self, saving: Saving) {
-        self.saving = Some(saving);
+        self.main.hooks.saving = Some(saving);
     }
 
     /// Loads a table saved before; the number of entries read, if the file exists.
     pub fn load(&mut self) -> crate::Result<Option<usize>> {
-        match &self.saving {
-            Some(s) => self.tt.load(&s.path, &s.spec),
-            None => Ok(None),
-        }
+        let Some(s) = &self.main.hooks.saving else {
+            return Ok(None);
+        };
+        let (path, spec) = (s.path.clone(), s.spec.clone());
+        self.main.exclusive(|t| t.load(&path, &spec))
     }
 
     /// Saves the table to the configured file, if any.
     pub fn save(&mut self) -> crate::Result<()> {
-        if let Some(s) = &self.saving {
-            self.tt.save(&s.path, &s.spec)?;
-            self.last_save = Instant::now();
-        }
-        Ok(())
+        self.main.save()
     }
 
     /// The statistics so far.
     pub fn stats(&self) -> Stats {
-        Stats {
-            nodes: self.nodes,
-            expanded: self.expanded,
-            entries: self.tt.len(),
-            capacity: self.tt.capacity(),
-            replaced: self.tt.replaced(),
-            elapsed: self.started.elapsed(),
-        }
+        self.main.stats()
     }
 
     /// The nimber of a position (a sum of its components).
     pub fn nimber(&mut self, pos: G::Pos) -> R<u32> {
+        self.main.nimber(pos)
+    }
+
+    /// Whether a position has nimber `k`: with pruning, cheaper than
+    /// [`Self::nimber`] when the answer is no (used for winning moves).
+    pub fn has_nimber(&mut self, pos: G::Pos, k: u32) -> R<bool> {
+        self.main.has_nimber(pos, k)
+    }
+}
+
+impl<G: SearchGame> Worker<G, Main> {
+    fn save(&mut self) -> crate::Result<()> {
+        if let Some(s) = &self.hooks.saving {
+            let (path, spec) = (s.path.clone(), s.spec.clone());
+            self.exclusive(|t| t.save(&path, &spec))?;
+            self.hooks.last_save = Instant::now();
+        }
+        Ok(())
+    }
+
+    fn stats(&self) -> Stats {
+        Stats {
+            nodes: self.shared.nodes.load(Ordering::Relaxed) + (self.nodes - self.flushed),
+            expanded: self.expanded,
+            entries: self.tt.len(),
+            capacity: self.tt.capacity(),
+            replaced: self.tt.replaced(),
+            elapsed: self.hooks.started.elapsed(),
+        }
+    }
+
+    /// The nimber of a position (a sum of its components).
+    fn nimber(&mut self, pos: G::Pos) -> R<u32> {
         self.check()?;
         let mut comps = self.take();
         self.game.split(pos, &mut comps);
@@ -263,9 +388,7 @@ impl<G: SearchGame> Searcher<G> {
         result.map(|_| x)
     }
 
-    /// Whether a position has nimber `k`: with pruning, cheaper than
-    /// [`Self::nimber`] when the answer is no (used for winning moves).
-    pub fn has_nimber(&mut self, pos: G::Pos, k: u32) -> R<bool> {
+    fn has_nimber(&mut self, pos: G::Pos, k: u32) -> R<bool> {
         self.check()?;
         let mut comps = self.take();
         self.game.split(pos, &mut comps);
@@ -274,6 +397,132 @@ impl<G: SearchGame> Searcher<G> {
         }
         let result = self.sum_is(&mut comps, k);
         self.give(comps);
+        result
+    }
+}
+
+impl<G: SearchGame, H: Hooks> Worker<G, H> {
+    fn new(game: G, shared: Arc<Shared<G::Pos>>, hooks: H) -> Self {
+        let tt = shared.table.read_arc();
+        let mut w = Worker {
+            game,
+            shared,
+            tt,
+            nodes: 0,
+            flushed: 0,
+            limit: 0,
+            expanded: 0,
+            pool: Vec::new(),
+            open_pool: Vec::new(),
+            stop: None,
+            cancel: None,
+            threads: 1,
+            depth: 0,
+            hooks,
+        };
+        w.set_limit(w.shared.nodes.load(Ordering::Relaxed));
+        w
+    }
+
+    /// [`Self::some_option_is`] at the root, with helpers: every thread
+    /// takes the next option not yet taken, until one finds nimber `k` (the
+    /// others are then called off) or none is left.
+    fn some_option_is_together(&mut self, flat: &[G::Pos], open: &[Range]) -> R<bool> {
+        let next = AtomicUsize::new(0);
+        let found = AtomicBool::new(false);
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.cancel = Some(cancel.clone());
+        self.depth += 1;
+        let (mine, theirs) = std::thread::scope(|scope| {
+            let handles: Vec<_> = (1..self.threads)
+                .map(|_| {
+                    let (next, found, cancel) = (&next, &found, &cancel);
+                    let (game, shared, stop) =
+                        (self.game.clone(), self.shared.clone(), self.stop.clone());
+                    scope.spawn(move || {
+                        // A helper: its own pools, the shared table.
+                        let mut h = Worker::new(game, shared, ());
+                        h.stop = stop;
+                        h.cancel = Some(cancel.clone());
+                        h.depth = 1;
+                        let r = h.take_options(flat, open, next, found, cancel);
+                        (r, h.expanded)
+                    })
+                })
+                .collect();
+            let mine = self.take_options(flat, open, &next, &found, &cancel);
+            // Waiting, this thread gives up its share of the table: a
+            // helper may need the table alone to double it.
+            let theirs: Vec<(R<bool>, u64)> = ArcRwLockReadGuard::unlocked(&mut self.tt, || {
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a search thread panicked"))
+                    .collect()
+            });
+            (mine, theirs)
+        });
+        self.depth -= 1;
+        self.cancel = None;
+        let mut results = vec![mine];
+        for (r, expanded) in theirs {
+            self.expanded += expanded;
+            results.push(r);
+        }
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            return Err(Stop::Interrupted);
+        }
+        let mut answer = false;
+        for r in results {
+            match r {
+                Ok(a) => answer |= a,
+                // Called off: another thread found it, or failed below.
+                Err(Stop::Interrupted) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(answer || found.load(Ordering::Relaxed))
+    }
+
+    /// This thread's part of a parallel step: options `open` (in `flat`)
+    /// taken one at a time; true if one has nimber `x` (each range's own).
+    fn take_options(
+        &mut self,
+        flat: &[G::Pos],
+        open: &[Range],
+        next: &AtomicUsize,
+        found: &AtomicBool,
+        cancel: &AtomicBool,
+    ) -> R<bool> {
+        let mut parts = self.take();
+        let result = loop {
+            if found.load(Ordering::Relaxed) {
+                break Ok(true);
+            }
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(from, to, x, _)) = open.get(i) else {
+                break Ok(false);
+            };
+            parts.clear();
+            parts.extend_from_slice(&flat[from as usize..to as usize]);
+            match self.sum_is(&mut parts, x) {
+                Ok(false) => {}
+                Ok(true) => {
+                    found.store(true, Ordering::Relaxed);
+                    cancel.store(true, Ordering::Relaxed);
+                    break Ok(true);
+                }
+                Err(e) => {
+                    cancel.store(true, Ordering::Relaxed);
+                    break Err(e);
+                }
+            }
+        };
+        self.give(parts);
+        self.flush();
         result
     }
 
@@ -289,37 +538,76 @@ impl<G: SearchGame> Searcher<G> {
     #[inline]
     fn tick(&mut self) -> R<()> {
         self.nodes += 1;
-        if self.nodes & 0xFFF == 0 || self.nodes >= self.max_nodes {
+        if self.nodes >= self.limit
+            || self.tt.wants_growth()
+            || self.shared.waiting.load(Ordering::Relaxed) != 0
+        {
             self.check()?;
         }
         Ok(())
     }
 
+    /// Adds this thread's new positions to the shared count; the total.
+    fn flush(&mut self) -> u64 {
+        let new = self.nodes - self.flushed;
+        self.flushed = self.nodes;
+        self.shared.nodes.fetch_add(new, Ordering::Relaxed) + new
+    }
+
+    /// The next look at the flags: in 4096 positions, or at the budget.
+    fn set_limit(&mut self, total: u64) {
+        let left = self
+            .shared
+            .max_nodes
+            .load(Ordering::Relaxed)
+            .saturating_sub(total);
+        self.limit = self.nodes + left.clamp(1, 0x1000);
+    }
+
     #[cold]
     fn check(&mut self) -> R<()> {
+        let total = self.flush();
+        self.set_limit(total);
         if self
             .stop
             .as_ref()
             .is_some_and(|s| s.load(Ordering::Relaxed))
+            || self
+                .cancel
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
         {
             return Err(Stop::Interrupted);
         }
-        if self.nodes >= self.max_nodes {
-            return Err(Stop::Budget(self.nodes));
+        if total >= self.shared.max_nodes.load(Ordering::Relaxed) {
+            return Err(Stop::Budget(total));
         }
-        if self.progress.is_some() && self.last_report.elapsed() >= Duration::from_millis(500) {
-            self.last_report = Instant::now();
-            let stats = self.stats();
-            if let Some(report) = self.progress.as_mut() {
-                report(stats);
-            }
+        if self.shared.waiting.load(Ordering::Relaxed) != 0 {
+            // Another thread needs the table alone: step aside until it is
+            // done (its lock is queued first, so the read waits).
+            ArcRwLockReadGuard::unlocked(&mut self.tt, std::thread::yield_now);
         }
-        if let Some(s) = &self.saving {
-            if self.last_save.elapsed() >= s.every {
-                self.save().map_err(|e| Stop::Io(e.to_string()))?;
-            }
+        if self.tt.wants_growth() {
+            self.exclusive(|t| {
+                if t.wants_growth() {
+                    t.grow();
+                }
+            });
         }
-        Ok(())
+        H::duties(self)
+    }
+
+    /// Runs `f` with the table to itself, once every other thread has
+    /// stepped aside.
+    fn exclusive<T>(&mut self, f: impl FnOnce(&mut Table<G::Pos>) -> T) -> T {
+        let shared = self.shared.clone();
+        shared.waiting.fetch_add(1, Ordering::Relaxed);
+        ArcRwLockReadGuard::unlocked(&mut self.tt, || {
+            let mut table = shared.table.write();
+            let out = f(&mut table);
+            shared.waiting.fetch_sub(1, Ordering::Relaxed);
+            out
+        })
     }
 
     /// The nimber of one canonical component.
@@ -576,6 +864,12 @@ impl<G: SearchGame> Searcher<G> {
         }
         // Then search, cheapest options first.
         open.sort_unstable_by_key(|&(_, _, _, cost)| cost);
+        if self.depth == 0 && self.threads > 1 && open.len() > 1 {
+            let result = self.some_option_is_together(flat, &open);
+            self.give_ranges(open);
+            return result;
+        }
+        self.depth += 1;
         let mut result = Ok(false);
         for &(from, to, x, _) in open.iter() {
             match self.sum_is(&mut flat[from as usize..to as usize], x) {
@@ -586,6 +880,7 @@ impl<G: SearchGame> Searcher<G> {
                 }
             }
         }
+        self.depth -= 1;
         self.give_ranges(open);
         result
     }
@@ -601,6 +896,7 @@ mod tests {
 
     /// Kayles on a row of pins as a bit set: a move knocks down one pin or
     /// two adjacent ones; runs of pins are the components.
+    #[derive(Clone)]
     struct RowKayles;
 
     impl SearchGame for RowKayles {

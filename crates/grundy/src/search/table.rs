@@ -10,18 +10,29 @@
 //! cheapest one in its bucket, so the most expensive knowledge survives and
 //! memory never grows past what was allowed.
 //!
+//! Threads searching together share one table. Its words are atomics, and
+//! once [`Table::set_shared`] is on, buckets are guarded by a seqlock per
+//! stripe of buckets: a writer holds its stripe's lock (odd count) while it
+//! changes a bucket; a reader reads without waiting and takes what it read
+//! as unknown if the count was odd or changed meanwhile, so no torn entry is
+//! ever believed (an unknown entry only costs a search). Growing, saving
+//! and loading need the table alone (`&mut`), which the solver arranges.
+//!
 //! Tables are saved to and loaded from files (atomic, checksummed) so that a
 //! search of hours survives Ctrl-C and crashes.
 
 use super::bits::Bits;
 use crate::error::{Error, Result};
 use std::path::Path;
+use std::sync::atomic::{fence, AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 const WAYS: usize = 4;
 const USED: u64 = 1 << 63;
 const NOT_MASK: u64 = 0xFFFF_FFFF;
 const EXACT_SHIFT: u32 = 32;
 const WORK_SHIFT: u32 = 48;
+/// Seqlocks, one per stripe of buckets (16 KiB: they stay in cache).
+const STRIPES: usize = 4096;
 
 /// The largest nimber an entry records exactly (larger ones are recomputed).
 pub const MAX_EXACT: u32 = 0xFFFE;
@@ -38,21 +49,25 @@ pub struct Knowledge {
 }
 
 /// Four slots side by side: for 64-bit keys, one cache line, so a probe
-/// costs one memory access.
-#[derive(Clone, Copy)]
+/// costs one memory access. All zero bytes: four empty slots.
 #[repr(C, align(64))]
-struct Bucket<K> {
-    keys: [K; WAYS],
-    meta: [u64; WAYS],
+struct Bucket<K: Bits> {
+    keys: [K::Cell; WAYS],
+    meta: [AtomicU64; WAYS],
 }
 
 /// A transposition table with a memory budget and a replacement policy.
 pub struct Table<K: Bits> {
     buckets: Vec<Bucket<K>>,
     buckets_mask: usize,
-    len: usize,
+    len: AtomicUsize,
     max_slots: usize,
-    replaced: u64,
+    replaced: AtomicU64,
+    /// Set when an insertion found the table due to double.
+    wants_growth: AtomicBool,
+    /// Whether other threads may write at the same time.
+    shared: bool,
+    stripes: Vec<AtomicU32>,
 }
 
 /// Bytes one slot takes for keys of type `K`.
@@ -78,30 +93,45 @@ impl<K: Bits> Table<K> {
         Ok(Table {
             buckets: Self::empty(start / WAYS),
             buckets_mask: start / WAYS - 1,
-            len: 0,
+            len: AtomicUsize::new(0),
             max_slots,
-            replaced: 0,
+            replaced: AtomicU64::new(0),
+            wants_growth: AtomicBool::new(false),
+            shared: false,
+            stripes: (0..STRIPES).map(|_| AtomicU32::new(0)).collect(),
         })
     }
 
     /// Entries held.
     pub fn len(&self) -> usize {
-        self.len
+        self.len.load(Ordering::Relaxed)
     }
 
     /// Whether nothing is held.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 
     /// Entries replaced since the start because the table was full.
     pub fn replaced(&self) -> u64 {
-        self.replaced
+        self.replaced.load(Ordering::Relaxed)
     }
 
     /// The most entries the budget allows.
     pub fn capacity(&self) -> usize {
         self.max_slots
+    }
+
+    /// Turns the stripe locks on (threads will write at the same time) or
+    /// off (one thread alone).
+    pub fn set_shared(&mut self, shared: bool) {
+        self.shared = shared;
+    }
+
+    /// Whether an insertion found the table due to double ([`Self::grow`]).
+    #[inline]
+    pub fn wants_growth(&self) -> bool {
+        self.wants_growth.load(Ordering::Relaxed)
     }
 
     /// `buckets` empty buckets, in fresh zeroed memory that Linux is asked
@@ -110,8 +140,9 @@ impl<K: Bits> Table<K> {
     fn empty(buckets: usize) -> Vec<Bucket<K>> {
         let layout = std::alloc::Layout::array::<Bucket<K>>(buckets).expect("table size fits");
         // SAFETY: the layout is not empty (at least one bucket); all-zero
-        // bytes are a valid empty `Bucket` (integer keys and metadata), and
-        // the vector is built with the layout it was allocated with.
+        // bytes are a valid empty `Bucket` (atomic integer keys and
+        // metadata), and the vector is built with the layout it was
+        // allocated with.
         unsafe {
             let ptr = std::alloc::alloc_zeroed(layout) as *mut Bucket<K>;
             if ptr.is_null() {
@@ -153,10 +184,29 @@ impl<K: Bits> Table<K> {
     /// What is known of `key`.
     #[inline]
     pub fn get(&self, key: K) -> Knowledge {
-        let b = &self.buckets[self.bucket(key)];
+        let bi = self.bucket(key);
+        if !self.shared {
+            return self.probe(bi, key);
+        }
+        let stripe = &self.stripes[bi % STRIPES];
+        let before = stripe.load(Ordering::Acquire);
+        if before & 1 != 0 {
+            return Knowledge::default();
+        }
+        let known = self.probe(bi, key);
+        fence(Ordering::Acquire);
+        if stripe.load(Ordering::Relaxed) != before {
+            return Knowledge::default();
+        }
+        known
+    }
+
+    #[inline]
+    fn probe(&self, bi: usize, key: K) -> Knowledge {
+        let b = &self.buckets[bi];
         for i in 0..WAYS {
-            let m = b.meta[i];
-            if m & USED != 0 && b.keys[i] == key {
+            let m = b.meta[i].load(Ordering::Relaxed);
+            if m & USED != 0 && K::load(&b.keys[i]) == key {
                 return decode(m);
             }
         }
@@ -164,7 +214,7 @@ impl<K: Bits> Table<K> {
     }
 
     /// Records that `key` has nimber `nimber`; `work` is the positions it cost.
-    pub fn set_exact(&mut self, key: K, nimber: u32, work: u64) {
+    pub fn set_exact(&self, key: K, nimber: u32, work: u64) {
         if nimber > MAX_EXACT {
             return;
         }
@@ -174,81 +224,99 @@ impl<K: Bits> Table<K> {
     }
 
     /// Records that `key` does not have nimber `k`.
-    pub fn set_not(&mut self, key: K, k: u32, work: u64) {
+    pub fn set_not(&self, key: K, k: u32, work: u64) {
         if k >= NOT_BITS {
             return;
         }
         self.update(key, work, |m| m | (1 << k));
     }
 
-    fn update(&mut self, key: K, work: u64, change: impl Fn(u64) -> u64) {
-        let work = (64 - work.leading_zeros()) as u64; // log2, 0..=64
-        loop {
-            let bi = self.bucket(key);
-            let b = &mut self.buckets[bi];
-            let mut free = None;
-            let mut cheapest = 0;
-            let mut cheapest_work = u64::MAX;
-            let mut found = None;
-            for i in 0..WAYS {
-                let m = b.meta[i];
-                if m & USED == 0 {
-                    free.get_or_insert(i);
-                    continue;
-                }
-                if b.keys[i] == key {
-                    found = Some(i);
-                    break;
-                }
-                let w = (m >> WORK_SHIFT) & 0x7F;
-                if w < cheapest_work {
-                    cheapest_work = w;
-                    cheapest = i;
-                }
-            }
-            if let Some(i) = found {
-                let m = b.meta[i];
-                let old_work = (m >> WORK_SHIFT) & 0x7F;
-                let new = change(m);
-                b.meta[i] = (new & !(0x7F << WORK_SHIFT)) | (old_work.max(work) << WORK_SHIFT);
-                return;
-            }
-            // Doubling at half full keeps buckets rarely full; a full bucket
-            // below that replaces its cheapest entry rather than doubling
-            // the memory for one unlucky bucket.
-            let room = self.slots() < self.max_slots && self.len * 2 >= self.slots();
-            if let Some(i) = free {
-                if room {
-                    self.grow();
-                    continue;
-                }
-                let b = &mut self.buckets[bi];
-                b.keys[i] = key;
-                b.meta[i] = change(USED) | (work << WORK_SHIFT);
-                self.len += 1;
-                return;
-            }
-            if room {
-                self.grow();
-                continue;
-            }
-            self.replaced += 1;
-            let b = &mut self.buckets[bi];
-            b.keys[cheapest] = key;
-            b.meta[cheapest] = change(USED) | (work << WORK_SHIFT);
-            return;
+    fn update(&self, key: K, work: u64, change: impl Fn(u64) -> u64) {
+        let bi = self.bucket(key);
+        if !self.shared {
+            return self.update_in(bi, key, work, change);
         }
+        let stripe = &self.stripes[bi % STRIPES];
+        loop {
+            let count = stripe.load(Ordering::Relaxed);
+            if count & 1 == 0
+                && stripe
+                    .compare_exchange_weak(count, count + 1, Ordering::Acquire, Ordering::Relaxed)
+                    .is_ok()
+            {
+                break;
+            }
+            std::hint::spin_loop();
+        }
+        fence(Ordering::Release);
+        self.update_in(bi, key, work, change);
+        stripe.fetch_add(1, Ordering::Release);
     }
 
-    fn grow(&mut self) {
+    /// [`Self::update`] in bucket `bi`, which no other thread writes.
+    fn update_in(&self, bi: usize, key: K, work: u64, change: impl Fn(u64) -> u64) {
+        let work = (64 - work.leading_zeros()) as u64; // log2, 0..=64
+        let b = &self.buckets[bi];
+        let mut free = None;
+        let mut cheapest = 0;
+        let mut cheapest_work = u64::MAX;
+        for i in 0..WAYS {
+            let m = b.meta[i].load(Ordering::Relaxed);
+            if m & USED == 0 {
+                free.get_or_insert(i);
+                continue;
+            }
+            if K::load(&b.keys[i]) == key {
+                let old_work = (m >> WORK_SHIFT) & 0x7F;
+                let new = change(m);
+                b.meta[i].store(
+                    (new & !(0x7F << WORK_SHIFT)) | (old_work.max(work) << WORK_SHIFT),
+                    Ordering::Relaxed,
+                );
+                return;
+            }
+            let w = (m >> WORK_SHIFT) & 0x7F;
+            if w < cheapest_work {
+                cheapest_work = w;
+                cheapest = i;
+            }
+        }
+        // Doubling at half full keeps buckets rarely full; a full bucket
+        // below that replaces its cheapest entry rather than doubling the
+        // memory for one unlucky bucket. The doubling itself waits for the
+        // solver ([`Self::grow`]).
+        if self.slots() < self.max_slots && self.len() * 2 >= self.slots() {
+            self.wants_growth.store(true, Ordering::Relaxed);
+        }
+        let slot = match free {
+            Some(i) => {
+                self.len.fetch_add(1, Ordering::Relaxed);
+                i
+            }
+            None => {
+                self.replaced.fetch_add(1, Ordering::Relaxed);
+                cheapest
+            }
+        };
+        K::store(&b.keys[slot], key);
+        b.meta[slot].store(change(USED) | (work << WORK_SHIFT), Ordering::Relaxed);
+    }
+
+    /// Doubles the table if an insertion asked for it and the budget allows.
+    pub fn grow(&mut self) {
+        self.wants_growth.store(false, Ordering::Relaxed);
+        if self.slots() >= self.max_slots {
+            return;
+        }
         let slots = (self.slots() * 2).min(self.max_slots);
         let old = std::mem::replace(&mut self.buckets, Self::empty(slots / WAYS));
         self.buckets_mask = slots / WAYS - 1;
-        self.len = 0;
-        for b in old {
+        self.len.store(0, Ordering::Relaxed);
+        for b in &old {
             for i in 0..WAYS {
-                if b.meta[i] & USED != 0 {
-                    self.insert_raw(b.keys[i], b.meta[i]);
+                let m = b.meta[i].load(Ordering::Relaxed);
+                if m & USED != 0 {
+                    self.insert_raw(K::load(&b.keys[i]), m);
                 }
             }
         }
@@ -257,29 +325,30 @@ impl<K: Bits> Table<K> {
     /// Puts a whole entry back (growing, loading), replacing if needed.
     fn insert_raw(&mut self, key: K, m: u64) {
         let bi = self.bucket(key);
-        let b = &mut self.buckets[bi];
+        let b = &self.buckets[bi];
         let mut cheapest = 0;
         let mut cheapest_work = u64::MAX;
         for i in 0..WAYS {
-            if b.meta[i] & USED == 0 {
-                b.keys[i] = key;
-                b.meta[i] = m;
-                self.len += 1;
+            let mi = b.meta[i].load(Ordering::Relaxed);
+            if mi & USED == 0 {
+                K::store(&b.keys[i], key);
+                b.meta[i].store(m, Ordering::Relaxed);
+                self.len.fetch_add(1, Ordering::Relaxed);
                 return;
             }
-            if b.keys[i] == key {
-                b.meta[i] = m;
+            if K::load(&b.keys[i]) == key {
+                b.meta[i].store(m, Ordering::Relaxed);
                 return;
             }
-            let w = (b.meta[i] >> WORK_SHIFT) & 0x7F;
+            let w = (mi >> WORK_SHIFT) & 0x7F;
             if w < cheapest_work {
                 cheapest_work = w;
                 cheapest = i;
             }
         }
         if ((m >> WORK_SHIFT) & 0x7F) > cheapest_work {
-            b.keys[cheapest] = key;
-            b.meta[cheapest] = m;
+            K::store(&b.keys[cheapest], key);
+            b.meta[cheapest].store(m, Ordering::Relaxed);
         }
     }
 
@@ -290,16 +359,18 @@ impl<K: Bits> Table<K> {
             out(&(spec.len() as u32).to_le_bytes())?;
             out(spec.as_bytes())?;
             out(&[std::mem::size_of::<K>() as u8])?;
-            out(&(self.len as u64).to_le_bytes())?;
+            out(&(self.len() as u64).to_le_bytes())?;
             let mut buf = Vec::with_capacity(1 << 16);
-            for (&key, &m) in self
+            for (cell, m) in self
                 .buckets
                 .iter()
                 .flat_map(|b| b.keys.iter().zip(b.meta.iter()))
             {
+                let m = m.load(Ordering::Relaxed);
                 if m & USED == 0 {
                     continue;
                 }
+                let key = K::load(cell);
                 buf.extend_from_slice(&key.to_u128().to_le_bytes()[..std::mem::size_of::<K>()]);
                 buf.extend_from_slice(&m.to_le_bytes());
                 if buf.len() >= 1 << 16 {
@@ -350,6 +421,7 @@ impl<K: Bits> Table<K> {
         while count * 2 >= self.slots() && self.slots() < self.max_slots {
             self.grow();
         }
+        self.wants_growth.store(false, Ordering::Relaxed);
         for _ in 0..count {
             let kb = take(width)?;
             let mut full = [0u8; 16];
@@ -398,6 +470,9 @@ mod tests {
         // Far more entries than fit: the table stays within budget.
         for k in 1..200_000u64 {
             t.set_exact(k * 7919, (k % 5) as u32, k % 97);
+            if t.wants_growth() {
+                t.grow();
+            }
         }
         assert!(t.len() <= t.capacity());
         assert!(t.replaced() > 0);
@@ -418,5 +493,33 @@ mod tests {
         let err = u.load(&path, "chomp 3x3").unwrap_err().to_string();
         assert!(err.contains("it is for cram 3x3"), "{err}");
         assert!(Table::<u64>::new(100, usize::MAX).is_err());
+    }
+
+    #[test]
+    fn threads_never_read_a_torn_entry() {
+        // A small shared table, four threads writing and reading the same
+        // keys at once: every entry read is one some thread wrote.
+        let mut t: Table<u128> = Table::new(1 << 16, usize::MAX).unwrap();
+        t.set_shared(true);
+        let value = |k: u128| (k % 3_000) as u32;
+        std::thread::scope(|s| {
+            for id in 0..4u128 {
+                let t = &t;
+                s.spawn(move || {
+                    for i in 0..300_000u128 {
+                        // Few keys for few buckets: constant replacement,
+                        // and each thread reads what the others write.
+                        let k = ((i + id) % 3_000) << 70 | ((i + id) % 3_000);
+                        t.set_exact(k, value(k), i as u64 % 50);
+                        let probe = ((i + 1) % 3_000) << 70 | ((i + 1) % 3_000);
+                        let known = t.get(probe);
+                        if let Some(v) = known.exact {
+                            assert_eq!(v, value(probe));
+                        }
+                    }
+                });
+            }
+        });
+        assert!(t.len() <= t.capacity());
     }
 }
