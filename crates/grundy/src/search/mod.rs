@@ -179,7 +179,15 @@ struct Shared<K: Bits> {
     nodes: AtomicU64,
     /// The search stops with [`Stop::Budget`] once `nodes` reaches this.
     max_nodes: AtomicU64,
+    /// Components some thread is searching right now, by hash (a slot per
+    /// hash, 0 when free): the others search other options first and come
+    /// back to these later, when the table most often knows them (the
+    /// "deferred" searches of Weill's ABDADA, for chess).
+    busy: Vec<AtomicU64>,
 }
+
+/// Slots in [`Shared::busy`].
+const BUSY_SLOTS: usize = 1 << 16;
 
 /// One thread's search state. `H` is what only the caller's thread does:
 /// reporting progress and saving the table ([`Main`]), or nothing (`()`,
@@ -206,6 +214,9 @@ struct Worker<G: SearchGame, H: Hooks> {
     threads: usize,
     /// How many tests deep the search is (the root's tests are 0).
     depth: u32,
+    /// Whether other threads are searching too (then busy components are
+    /// marked and deferred).
+    together: bool,
     hooks: H,
 }
 
@@ -260,6 +271,7 @@ impl<G: SearchGame> Searcher<G> {
             waiting: AtomicUsize::new(0),
             nodes: AtomicU64::new(0),
             max_nodes: AtomicU64::new(u64::MAX),
+            busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
         });
         let hooks = Main {
             progress: None,
@@ -418,6 +430,7 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
             cancel: None,
             threads: 1,
             depth: 0,
+            together: false,
             hooks,
         };
         w.set_limit(w.shared.nodes.load(Ordering::Relaxed));
@@ -433,6 +446,7 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
         let cancel = Arc::new(AtomicBool::new(false));
         self.cancel = Some(cancel.clone());
         self.depth += 1;
+        self.together = true;
         let (mine, theirs) = std::thread::scope(|scope| {
             let handles: Vec<_> = (1..self.threads)
                 .map(|_| {
@@ -445,6 +459,7 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
                         h.stop = stop;
                         h.cancel = Some(cancel.clone());
                         h.depth = 1;
+                        h.together = true;
                         let r = h.take_options(flat, open, next, found, cancel);
                         (r, h.expanded)
                     })
@@ -462,6 +477,7 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
             (mine, theirs)
         });
         self.depth -= 1;
+        self.together = false;
         self.cancel = None;
         let mut results = vec![mine];
         for (r, expanded) in theirs {
@@ -685,6 +701,28 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
     /// when only "not k" was. The options are split and keyed once, and
     /// every test of this call reuses them.
     fn examine(&mut self, c: G::Pos, want: Option<u32>) -> R<Option<u32>> {
+        if !self.together {
+            return self.examine_alone(c, want);
+        }
+        let (slot, mark) = busy_slot(c);
+        self.shared.busy[slot].store(mark, Ordering::Relaxed);
+        let result = self.examine_alone(c, want);
+        let _ =
+            self.shared.busy[slot].compare_exchange(mark, 0, Ordering::Relaxed, Ordering::Relaxed);
+        result
+    }
+
+    /// Whether another thread is searching one of `parts` (or one with the
+    /// same hash).
+    fn busy(&self, parts: &[G::Pos]) -> bool {
+        parts.iter().any(|&p| {
+            let (slot, mark) = busy_slot(p);
+            self.shared.busy[slot].load(Ordering::Relaxed) == mark
+        })
+    }
+
+    /// [`Self::examine`] without marking `c` busy.
+    fn examine_alone(&mut self, c: G::Pos, want: Option<u32>) -> R<Option<u32>> {
         self.tick()?;
         let start = self.nodes;
         let mut options = self.take();
@@ -871,19 +909,41 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
         }
         self.depth += 1;
         let mut result = Ok(false);
-        for &(from, to, x, _) in open.iter() {
-            match self.sum_is(&mut flat[from as usize..to as usize], x) {
-                Ok(false) => {}
-                other => {
-                    result = other;
-                    break;
+        let mut later = self.take_ranges();
+        // Options another thread is searching wait until the rest are done.
+        for pass in 0..2 {
+            let list = if pass == 0 { &open } else { &later };
+            for i in 0..list.len() {
+                let (from, to, x, cost) = if pass == 0 { open[i] } else { later[i] };
+                let parts = &mut flat[from as usize..to as usize];
+                if pass == 0 && self.together && self.busy(parts) {
+                    later.push((from, to, x, cost));
+                    continue;
+                }
+                match self.sum_is(parts, x) {
+                    Ok(false) => {}
+                    other => {
+                        result = other;
+                        break;
+                    }
                 }
             }
+            if !matches!(result, Ok(false)) {
+                break;
+            }
         }
+        self.give_ranges(later);
         self.depth -= 1;
         self.give_ranges(open);
         result
     }
+}
+
+/// A component's slot in [`Shared::busy`] and the mark it leaves there.
+#[inline]
+fn busy_slot<B: Bits>(c: B) -> (usize, u64) {
+    let h = c.mix();
+    ((h >> 40) as usize % BUSY_SLOTS, h | 1)
 }
 
 /// An option's components in the flat list (from, to), with the XOR and

@@ -60,14 +60,24 @@ struct Bucket<K: Bits> {
 pub struct Table<K: Bits> {
     buckets: Vec<Bucket<K>>,
     buckets_mask: usize,
-    len: AtomicUsize,
     max_slots: usize,
-    replaced: AtomicU64,
     /// Set when an insertion found the table due to double.
     wants_growth: AtomicBool,
     /// Whether other threads may write at the same time.
     shared: bool,
     stripes: Vec<AtomicU32>,
+    counts: Counts,
+}
+
+/// Counts every insertion changes, on a cache line of their own so that
+/// writing them does not evict the fields every probe reads from the other
+/// threads' caches. Threads may lose an increment of each other's: they
+/// are statistics and a hint to double, nothing is decided by them.
+#[repr(align(128))]
+#[derive(Default)]
+struct Counts {
+    len: AtomicUsize,
+    replaced: AtomicU64,
 }
 
 /// Bytes one slot takes for keys of type `K`.
@@ -93,9 +103,8 @@ impl<K: Bits> Table<K> {
         Ok(Table {
             buckets: Self::empty(start / WAYS),
             buckets_mask: start / WAYS - 1,
-            len: AtomicUsize::new(0),
             max_slots,
-            replaced: AtomicU64::new(0),
+            counts: Counts::default(),
             wants_growth: AtomicBool::new(false),
             shared: false,
             stripes: (0..STRIPES).map(|_| AtomicU32::new(0)).collect(),
@@ -104,7 +113,7 @@ impl<K: Bits> Table<K> {
 
     /// Entries held.
     pub fn len(&self) -> usize {
-        self.len.load(Ordering::Relaxed)
+        self.counts.len.load(Ordering::Relaxed)
     }
 
     /// Whether nothing is held.
@@ -114,7 +123,7 @@ impl<K: Bits> Table<K> {
 
     /// Entries replaced since the start because the table was full.
     pub fn replaced(&self) -> u64 {
-        self.replaced.load(Ordering::Relaxed)
+        self.counts.replaced.load(Ordering::Relaxed)
     }
 
     /// The most entries the budget allows.
@@ -290,11 +299,13 @@ impl<K: Bits> Table<K> {
         }
         let slot = match free {
             Some(i) => {
-                self.len.fetch_add(1, Ordering::Relaxed);
+                let len = &self.counts.len;
+                len.store(len.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
                 i
             }
             None => {
-                self.replaced.fetch_add(1, Ordering::Relaxed);
+                let replaced = &self.counts.replaced;
+                replaced.store(replaced.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
                 cheapest
             }
         };
@@ -311,7 +322,7 @@ impl<K: Bits> Table<K> {
         let slots = (self.slots() * 2).min(self.max_slots);
         let old = std::mem::replace(&mut self.buckets, Self::empty(slots / WAYS));
         self.buckets_mask = slots / WAYS - 1;
-        self.len.store(0, Ordering::Relaxed);
+        self.counts.len.store(0, Ordering::Relaxed);
         for b in &old {
             for i in 0..WAYS {
                 let m = b.meta[i].load(Ordering::Relaxed);
@@ -333,7 +344,7 @@ impl<K: Bits> Table<K> {
             if mi & USED == 0 {
                 K::store(&b.keys[i], key);
                 b.meta[i].store(m, Ordering::Relaxed);
-                self.len.fetch_add(1, Ordering::Relaxed);
+                *self.counts.len.get_mut() += 1;
                 return;
             }
             if K::load(&b.keys[i]) == key {
