@@ -7,6 +7,9 @@
 #   bench/vs-igsolve.sh quick      # small boards only
 #   LIMIT=600 bench/vs-igsolve.sh  # seconds allowed per run (default 600)
 #   CASES="cram:5x8 chomp:12x12" bench/vs-igsolve.sh   # chosen cases
+#   THREADS="1 2" bench/vs-igsolve.sh  # grundy with 1 and with 2 threads
+#                                      # (default: one per core; igsolve
+#                                      # has one thread)
 #
 # Prints one line per case: game, board, our seconds and peak memory,
 # igsolve's, their/ours time ratio, and whether the nimbers agree. A run
@@ -45,14 +48,17 @@ measure() {
   echo "$(echo "$end - $start" | bc) $(tail -1 "$work/rss" | tr -dc 0-9) $status"
 }
 
-printf '%-6s %6s %10s %9s %10s %9s %8s  %s\n' game board ours ours_mem igsolve ig_mem ratio nimbers
+threads_list=${THREADS:-$(nproc)}
+echo "processor: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores; grundy threads: $threads_list; igsolve: 1 thread"
+printf '%-6s %6s %7s %10s %9s %10s %9s %8s  %s\n' game board threads ours ours_mem igsolve ig_mem ratio nimbers
 for case in $cases; do
   game=${case%%:*}
   board=${case##*:}
   rows=${board%%x*}
   cols=${board##*x}
   read -r ig_s ig_kib ig_status <<< "$(measure "$work/ig.txt" "$peer/bin/igsolve" "$game" -r "$rows" -c "$cols")"
-  read -r our_s our_kib our_status <<< "$(measure "$work/ours.txt" "$grundy" value "$game" "$board" --max-moves 0 --quiet)"
+  for threads in $threads_list; do
+  read -r our_s our_kib our_status <<< "$(GRUNDY_THREADS=$threads measure "$work/ours.txt" "$grundy" value "$game" "$board" --max-moves 0 --quiet)"
   ig_nim=$(grep -o 'Nimber of initial position: [0-9]*' "$work/ig.txt" | grep -o '[0-9]*$' || true)
   our_nim=$(grep -o 'grundy [0-9]*' "$work/ours.txt" | head -1 | grep -o '[0-9]*$' || true)
   show() { if [ "$2" = 0 ]; then printf '%.2f' "$1"; else printf '>%s' "$limit"; fi; }
@@ -65,6 +71,7 @@ for case in $cases; do
     ratio="-"
     same="ours ${our_nim:-?}, igsolve ${ig_nim:-?}"
   fi
-  printf '%-6s %6s %10s %8sM %10s %8sM %8s  %s\n' "$game" "$board" "$ours" "$((our_kib / 1024))" \
+  printf '%-6s %6s %7s %10s %8sM %10s %8sM %8s  %s\n' "$game" "$board" "$threads" "$ours" "$((our_kib / 1024))" \
     "$theirs" "$((ig_kib / 1024))" "$ratio" "$same"
+  done
 done
