@@ -115,12 +115,20 @@ impl<B: Bits> CramGame<B> {
         let mut rest = p;
         while rest != B::ZERO {
             let mut region = rest.lowest_bit();
+            // Cells joined to the cell on their right.
+            let links = rest & (rest >> 1) & !cut;
             loop {
+                // Rightwards along whole runs of links at once: adding the
+                // region's link cells to the links carries through each run
+                // from there; the bits that changed are the run and the
+                // cell after it.
+                let seeds = region & links;
+                let right = links.add(seeds) ^ links ^ seeds;
                 let grown = (region
+                    | right
                     | (region >> self.width)
                     | (region << self.width)
-                    | ((region & !cut) << 1)
-                    | ((region >> 1) & !cut & !self.last_col))
+                    | ((region >> 1) & links))
                     & rest;
                 if grown == region {
                     break;

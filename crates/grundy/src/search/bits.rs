@@ -53,6 +53,9 @@ pub trait Bits:
     fn clear_lowest(self) -> Self;
     /// The set's smallest member alone.
     fn lowest_bit(self) -> Self;
+    /// The sets as numbers, added (wrapping): carries run along runs of
+    /// members, which fills rows in one step.
+    fn add(self, other: Self) -> Self;
     /// Widened to 128 bits (for files and hashing).
     fn to_u128(self) -> u128;
     /// Narrowed from 128 bits.
@@ -144,6 +147,10 @@ macro_rules! bits_impl {
             #[inline]
             fn clear_lowest(self) -> Self {
                 self & self.wrapping_sub(1)
+            }
+            #[inline]
+            fn add(self, other: Self) -> Self {
+                self.wrapping_add(other)
             }
             #[inline]
             fn lowest_bit(self) -> Self {
