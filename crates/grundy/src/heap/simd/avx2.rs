@@ -73,6 +73,27 @@ pub unsafe fn search(
     a
 }
 
+/// [`super::fold_stamps`] with AVX2: eight stamps compared per instruction,
+/// their signs gathered with `vmovmskps`.
+///
+/// # Safety
+/// AVX2; `stamps` holds 64 per word of `words`.
+#[target_feature(enable = "avx2")]
+pub unsafe fn fold_stamps(stamps: &[u32], stamp: u32, words: &mut [u64]) {
+    debug_assert!(stamps.len() >= 64 * words.len());
+    let stamp = _mm256_set1_epi32(stamp as i32);
+    let p = stamps.as_ptr();
+    for (j, word) in words.iter_mut().enumerate() {
+        let mut bits = 0u64;
+        for q in 0..8 {
+            let s = _mm256_loadu_si256(p.add(64 * j + 8 * q) as *const __m256i);
+            let hit = _mm256_castsi256_ps(_mm256_cmpeq_epi32(s, stamp));
+            bits |= (_mm256_movemask_ps(hit) as u64) << (8 * q);
+        }
+        *word |= bits;
+    }
+}
+
 /// Reverses the eight words of each 128-bit lane (the lanes are then swapped).
 #[target_feature(enable = "avx2")]
 #[inline]
