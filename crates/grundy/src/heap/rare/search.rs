@@ -96,6 +96,8 @@ pub(super) fn confirm<T: Cell, const W: usize>(
     // paths gain nothing from it (measured on 0.6 and 0.007).
     let dense = match context.vector.search {
         Path::Portable => DENSE_SPLITS,
+        // Values of 1024 and more: no byte tables for the AVX2 lookup.
+        Path::Avx2 if W > 16 => DENSE_SPLITS,
         _ => 0,
     };
     let mut want = *want;
