@@ -460,8 +460,11 @@ const MAX_RARE_BOUND: u32 = 4096;
 /// Heaps from which the two-thread path is used, when there are two cores.
 const PARALLEL_FROM: usize = 1 << 12;
 
-/// Heaps per block of the two-thread path.
-const BLOCK: usize = 512;
+/// Heaps per block of the two-thread path. This thread marks, heap by
+/// heap, the options through rare heaps whose partner is in the block
+/// before: with 256 rather than 512, fewer of them (0.6 at 10^6 on the
+/// AVX2 path: 2.48 s against 2.86 s, medians of three alternate runs).
+const BLOCK: usize = 256;
 
 /// Heaps computed plainly before a split is first considered.
 const FIRST_REVIEW: usize = 1 << 10;

@@ -4,7 +4,7 @@
 use super::search::{confirm, decide};
 use super::single::take_marks;
 use super::{without_equal, Bits, RareSplit, Scratch, Stats, BLOCK, MAX_RARE_BOUND};
-use crate::heap::simd;
+use crate::heap::simd::{self, Path};
 
 /// [`pair_marks`] with `partners_below: Some(old.len())` for every heap of
 /// the block `first..first + marks.len()` at once: `marks[i]` gets the
@@ -13,6 +13,7 @@ use crate::heap::simd;
 /// the partners of consecutive heaps are consecutive, so this reads `old`
 /// in runs (no gather) and sets the bits of heap after heap; returns how
 /// many options were marked.
+#[inline(always)]
 pub(super) fn block_marks<const W: usize>(
     context: &RareSplit,
     first: usize,
@@ -53,6 +54,38 @@ pub(super) fn block_marks<const W: usize>(
         }
     }
     steps
+}
+
+/// [`block_marks`], compiled for AVX2 and BMI2 (`shlx`: a variable
+/// shift in one instruction) on the x86 vector paths.
+fn block_marks_on<const W: usize>(
+    context: &RareSplit,
+    first: usize,
+    old: &[u16],
+    marks: &mut [Bits<W>],
+) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if context.vector.marks != Path::Portable && simd::bmi2_available() {
+        // SAFETY: the x86 vector paths run only where AVX2 is (checked
+        // when the path is chosen), BMI2 was just checked.
+        return unsafe { block_marks_bmi2(context, first, old, marks) };
+    }
+    block_marks(context, first, old, marks)
+}
+
+/// [`block_marks`] with AVX2 and BMI2.
+///
+/// # Safety
+/// AVX2 and BMI2 must be available.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi2")]
+unsafe fn block_marks_bmi2<const W: usize>(
+    context: &RareSplit,
+    first: usize,
+    old: &[u16],
+    marks: &mut [Bits<W>],
+) -> u64 {
+    block_marks(context, first, old, marks)
 }
 
 /// A pointer handed to the helper thread of [`pipeline`], which only reads
@@ -126,7 +159,7 @@ pub(super) fn pipeline<const W: usize>(
             };
             let old = unsafe { values_at.prefix(cut) };
             let mut marks = vec![Bits::<W>([0; W]); heaps.len()];
-            let steps = block_marks(&context, heaps.start, old, &mut marks);
+            let steps = block_marks_on(&context, heaps.start, old, &mut marks);
             (marks, steps)
         };
     let mut count = first_rare;

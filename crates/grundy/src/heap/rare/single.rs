@@ -136,13 +136,14 @@ pub(super) fn mark_rare_pairs<T: Copy + Into<u32>, const W: usize>(
     }
 }
 
-/// ORs the byte marks `seen` (one byte per value, nonzero when marked) into bit words.
+/// ORs the byte marks `seen` (one byte per value, 1 when marked, else 0)
+/// into bit words.
 #[inline(always)]
 pub(super) fn fold_seen(seen: &[u8], words: &mut [u64]) {
     for (word, bytes) in words.iter_mut().zip(seen.chunks_exact(64)) {
         let mut bits = 0u64;
-        for (i, b) in bytes.iter().enumerate() {
-            bits |= ((*b != 0) as u64) << i;
+        for (i, eight) in bytes.chunks_exact(8).enumerate() {
+            bits |= u64::from(simd::bits_of_bytes(eight.try_into().expect("8 bytes"))) << (8 * i);
         }
         *word |= bits;
     }

@@ -492,3 +492,53 @@ fn treblecross_takes_a_sum_free_split() {
         values(&[0, 0, 0, 7], 30_000, true)
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    #[test]
+    fn searches_find_the_smallest_missing_wanted_value_on_every_path(
+        table in prop::collection::vec(0u16..2048, 1100..3000),
+        picks in prop::collection::vec(0u32..2048, 0..24),
+        small in any::<bool>(),
+    ) {
+        // Values below 2048 (marks of 32 words: the wide searches, with
+        // the first splits marked in bytes) or below 256.
+        let table: Vec<u16> = table.iter().map(|v| if small { v & 255 } else { *v }).collect();
+        let rules = TakeBreak::new(&[0, 6]).unwrap();
+        let n = table.len();
+        let m = n - 1;
+        let split = Split { mask: 1, free: 0, domain: false, shift: 0 };
+        let odd = parity_words(1);
+        let mut want = Bits::<32>([0; 32]);
+        for v in &picks {
+            let v = if small { v & 255 } else { *v };
+            want.set(v);
+        }
+        let found = |v: u32| (1..=m / 2).any(|a| u32::from(table[a] ^ table[m - a]) == v);
+        let mut expected = None;
+        for v in 0..2048u32 {
+            if want.0[(v >> 6) as usize] & (1 << (v & 63)) != 0 && !found(v) {
+                expected = Some(v);
+                break;
+            }
+        }
+        for path in Path::supported_paths() {
+            let context = RareSplit {
+                rules: &rules,
+                split,
+                odd: &odd,
+                rare: &[],
+                rare_values: &[],
+                vector: Vector::on(path),
+            };
+            let scratch = &mut Scratch::default();
+            let seen: &mut [u8; MAX_RARE_BOUND as usize] =
+                (&mut scratch.seen[..]).try_into().expect("buffer size");
+            let mut stats = Stats::default();
+            let got = super::search::confirm::<u16, 32>(
+                &context, n, &table, &mut stats, &want, (seen, &mut scratch.wanted),
+            );
+            prop_assert_eq!(got, expected, "{}", path);
+        }
+    }
+}

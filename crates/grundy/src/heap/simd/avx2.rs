@@ -15,6 +15,11 @@ use std::arch::x86_64::*;
 /// more, the set is looked up with byte shuffles ([`lookup`]).
 const MAX_COMPARED: usize = 4;
 
+/// Sets with values of 1024 or more (no byte tables) are compared, one
+/// register a value, up to this many; the caller marks the first splits
+/// in bytes first ([`crate::heap::rare`]'s `confirm`), so that few are left.
+const MAX_WIDE_COMPARED: usize = 8;
+
 /// The vector part of [`super::search_to`] with AVX2: steps of 16 or 32
 /// splits from `a` while they end by `half` (at most `m / 2`); returns the
 /// first split not looked at (or one past the step whose hit emptied the
@@ -48,8 +53,17 @@ pub unsafe fn search(
                         _ => lookup::<8>(table, m, a, half, want),
                     }
                 },
+                _ if want.count <= MAX_WIDE_COMPARED => {
+                    // Values of 1024 or more, but few: compared.
+                    let mut values = [0u16; MAX_WIDE_COMPARED];
+                    let count = want.list(&mut values);
+                    // SAFETY: as `compare` below (`a + 15 <= half`).
+                    unsafe {
+                        compare::<MAX_WIDE_COMPARED>(table, m, a, half, &values[..count], want)
+                    }
+                }
                 _ => {
-                    // Values of 1024 or more, or the last 16: one by one.
+                    // Many values of 1024 or more, or the last 16: one by one.
                     for i in 0..16 {
                         want.take(u32::from(table[a + i] ^ table[m - a - i]));
                     }
@@ -71,6 +85,27 @@ pub unsafe fn search(
         };
     }
     a
+}
+
+/// [`super::fold_stamps`] with AVX2: eight stamps compared per instruction,
+/// their signs gathered with `vmovmskps`.
+///
+/// # Safety
+/// AVX2; `stamps` holds 64 per word of `words`.
+#[target_feature(enable = "avx2")]
+pub unsafe fn fold_stamps(stamps: &[u32], stamp: u32, words: &mut [u64]) {
+    debug_assert!(stamps.len() >= 64 * words.len());
+    let stamp = _mm256_set1_epi32(stamp as i32);
+    let p = stamps.as_ptr();
+    for (j, word) in words.iter_mut().enumerate() {
+        let mut bits = 0u64;
+        for q in 0..8 {
+            let s = _mm256_loadu_si256(p.add(64 * j + 8 * q) as *const __m256i);
+            let hit = _mm256_castsi256_ps(_mm256_cmpeq_epi32(s, stamp));
+            bits |= (_mm256_movemask_ps(hit) as u64) << (8 * q);
+        }
+        *word |= bits;
+    }
 }
 
 /// Reverses the eight words of each 128-bit lane (the lanes are then swapped).

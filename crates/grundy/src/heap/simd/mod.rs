@@ -20,7 +20,7 @@ mod avx2;
 pub use avx2::Avx2;
 mod path;
 mod portable;
-pub use path::{avx2_available, avx512_available, Path, PATH_VARIABLE};
+pub use path::{avx2_available, avx512_available, bmi2_available, Path, PATH_VARIABLE};
 
 /// Whether this processor can run the AVX-512 kernels.
 pub fn available() -> bool {
@@ -314,13 +314,30 @@ pub fn fold_stamps(path: Path, stamps: &[u32], stamp: u32, words: &mut [u64]) {
         unsafe { fold_stamps_avx512(stamps, stamp, words) };
         return;
     }
+    #[cfg(target_arch = "x86_64")]
+    if path == Path::Avx2 && avx2_available() {
+        // SAFETY: the feature was detected; 64 stamps per word, checked above.
+        unsafe { avx2::fold_stamps(stamps, stamp, words) };
+        return;
+    }
     for (word, chunk) in words.iter_mut().zip(stamps.chunks_exact(64)) {
         let mut bits = 0u64;
-        for (i, s) in chunk.iter().enumerate() {
-            bits |= ((*s == stamp) as u64) << i;
+        for (i, eight) in chunk.chunks_exact(8).enumerate() {
+            let bytes: [u8; 8] = std::array::from_fn(|j| (eight[j] == stamp) as u8);
+            bits |= u64::from(bits_of_bytes(bytes)) << (8 * i);
         }
         *word |= bits;
     }
+}
+
+/// Bit `j` set for each byte `j` that is 1 (every byte must be 0 or 1):
+/// one multiplication gathers the eight bytes' low bits into the top byte
+/// (byte `j` lands on bit `56 + j`; the partial products never overlap, so
+/// nothing carries).
+#[inline(always)]
+pub fn bits_of_bytes(bytes: [u8; 8]) -> u8 {
+    debug_assert!(bytes.iter().all(|b| *b <= 1));
+    (u64::from_le_bytes(bytes).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -766,6 +783,14 @@ mod tests {
                 let fast = unsafe { pair_set64(table.as_ptr(), n - k, 33) };
                 prop_assert_eq!(fast, bits_of((33..65).map(|a| pair(n - k, a as u32))));
             }
+        }
+    }
+
+    #[test]
+    fn bits_of_bytes_gathers_every_pattern() {
+        for bits in 0..=255u8 {
+            let bytes: [u8; 8] = std::array::from_fn(|j| (bits >> j) & 1);
+            assert_eq!(bits_of_bytes(bytes), bits);
         }
     }
 

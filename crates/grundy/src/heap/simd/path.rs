@@ -136,3 +136,16 @@ pub fn avx2_available() -> bool {
         false
     }
 }
+
+/// Whether this processor has AVX2 and BMI2 (variable shifts in one
+/// instruction), for code compiled with both on the x86 vector paths.
+pub fn bmi2_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
