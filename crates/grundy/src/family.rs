@@ -428,6 +428,17 @@ impl<H: HeapGame> HeapFamily<H> {
     /// Tabulates (doubling the table each time, up to `max` heaps) until the
     /// game's period rule proves a period, and reports what was found.
     pub fn find_period(&mut self, max: u64) -> Result<crate::period::PeriodReport> {
+        self.find_period_within(max, max)
+    }
+
+    /// [`Self::find_period`] with doubling lengths up to `max`, and beyond
+    /// that up to `stretch` only to the length a proof of what the values
+    /// show needs.
+    fn find_period_within(
+        &mut self,
+        max: u64,
+        stretch: u64,
+    ) -> Result<crate::period::PeriodReport> {
         use crate::period::{attempt_from, observe_from, Attempt, PeriodReport, PeriodRule};
         let rule = self.game.period_rule();
         if let PeriodRule::Known(periodicity, source) = &rule {
@@ -440,8 +451,10 @@ impl<H: HeapGame> HeapFamily<H> {
             });
         }
         let max = (max.max(1)).min(self.settings.max_states as u64) as usize;
+        let stretch = (stretch as usize).min(self.settings.max_states).max(max);
         let mut len = self.table.len().clamp(1024.min(max), max);
         loop {
+            let mut wanted = None;
             self.tabulate(len - 1)?;
             let table = &self.table;
             let value = |i: usize| table.get(i).expect("tabulated");
@@ -455,6 +468,7 @@ impl<H: HeapGame> HeapFamily<H> {
                         // Go straight to the length that would prove what the values show.
                         if let Some(needed) = needed.filter(|n| *n as usize > len) {
                             next = next.min(needed as usize);
+                            wanted = Some(needed as usize);
                         }
                         None
                     }
@@ -490,6 +504,10 @@ impl<H: HeapGame> HeapFamily<H> {
                 }
             }
             if len >= max {
+                if let Some(needed) = wanted.filter(|&n| n <= stretch) {
+                    len = needed;
+                    continue;
+                }
                 let observed = observe_from(len, value, &periods);
                 let method = match (&observed, &rule) {
                     (Some(_), PeriodRule::Unknown) => format!("observed period, not proven (no periodicity theorem applies to this game); values to n = {}", len - 1),
@@ -764,10 +782,13 @@ impl<H: HeapGame> Family for HeapFamily<H> {
     ) -> Result<()> {
         // Long sequences of provably periodic games stop tabulating as soon
         // as the period is proven and fill the rest from it.
-        // Proofs are tried up to half the length only: one found later would
-        // save little of the tabulation, and each try reads every value.
+        // Proofs are tried at doubling lengths up to half the length (each
+        // try reads every value so far; one found later would save little
+        // of the tabulation), and past that only at the length a proof of
+        // what the values show would need, when that is within the length:
+        // 0.16 to 10^6 is proven at 515,962 values.
         if self.period.is_none() && to >= 1 << 16 && self.provable() {
-            self.find_period(to.saturating_add(1) / 2)?;
+            self.find_period_within(to.saturating_add(1) / 2, to.saturating_add(1))?;
         }
         // Tabulates, or finds the closed form, or fails with a clear error.
         self.lookup(&BigUint::from(to))?;

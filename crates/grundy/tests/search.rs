@@ -28,7 +28,7 @@ fn agree<G: SearchGame + Clone>(game: G, positions: &[G::Pos]) -> Result<(), Tes
     // Alone, and three threads sharing the table (more than this machine's
     // cores, so that they interleave).
     for threads in [1, 3] {
-        let mut search = Searcher::new(game.clone(), 1 << 22, usize::MAX).unwrap();
+        let mut search = Searcher::new(game.clone(), 1 << 22).unwrap();
         search.set_threads(threads);
         for &p in positions {
             let want = plain.value(&p).unwrap() as u32;
@@ -103,7 +103,7 @@ fn cram_every_small_position_matches_the_memo_solver() {
     for (rows, cols, threads) in [(4u32, 4u32, 1), (3, 5, 3), (2, 7, 2)] {
         let game = CramGame::<u64>::new(cols);
         let mut plain = Solver::new(Plain(game.clone()));
-        let mut search = Searcher::new(game, 1 << 24, usize::MAX).unwrap();
+        let mut search = Searcher::new(game, 1 << 24).unwrap();
         search.set_threads(threads);
         for p in 0u64..1 << (rows * cols) {
             let want = plain.value(&p).unwrap() as u32;

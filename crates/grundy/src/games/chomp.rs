@@ -444,23 +444,15 @@ impl Kind for Chomp {
         &self,
         (rows, cols): (u32, u32),
         tt_bytes: usize,
-        max_entries: usize,
+        max_states: usize,
     ) -> Result<Box<dyn Engine>> {
-        if binomial(rows + cols, rows) <= MAX_DENSE.min(max_entries as u64) {
+        if binomial(rows + cols, rows) <= MAX_DENSE.min(max_states as u64) {
             return Ok(Box::new(DenseChomp::new(rows, cols)?));
         }
         Ok(if rows > 16 {
-            Box::new(Searcher::new(
-                ChompGame::<u128>::new(),
-                tt_bytes,
-                max_entries,
-            )?)
+            Box::new(Searcher::new(ChompGame::<u128>::new(), tt_bytes)?)
         } else {
-            Box::new(Searcher::new(
-                ChompGame::<u64>::new(),
-                tt_bytes,
-                max_entries,
-            )?)
+            Box::new(Searcher::new(ChompGame::<u64>::new(), tt_bytes)?)
         })
     }
 

@@ -673,7 +673,7 @@ impl Kind for Cram {
         &self,
         shape: Shape,
         tt_bytes: usize,
-        max_entries: usize,
+        _max_states: usize,
     ) -> Result<Box<dyn crate::search::family::Engine>> {
         let cells = shape.0 * shape.1;
         Ok(if shape.0 <= 8 && shape.1 <= 8 {
@@ -681,19 +681,16 @@ impl Kind for Cram {
             Box::new(crate::search::Searcher::new(
                 CramGame::<u64>::with_stride(shape.1, 8),
                 tt_bytes,
-                max_entries,
             )?)
         } else if cells <= 64 {
             Box::new(crate::search::Searcher::new(
                 CramGame::<u64>::new(shape.1),
                 tt_bytes,
-                max_entries,
             )?)
         } else {
             Box::new(crate::search::Searcher::new(
                 CramGame::<u128>::new(shape.1),
                 tt_bytes,
-                max_entries,
             )?)
         })
     }

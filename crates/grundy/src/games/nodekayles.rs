@@ -246,18 +246,16 @@ impl Kind for NodeKayles {
         self.spec.clone()
     }
 
-    fn engine(&self, _: (), tt_bytes: usize, max_entries: usize) -> Result<Box<dyn Engine>> {
+    fn engine(&self, _: (), tt_bytes: usize, _max_states: usize) -> Result<Box<dyn Engine>> {
         Ok(if self.names.len() <= 64 {
             Box::new(Searcher::new(
                 NodeKaylesGame::<u64>::new(&self.adj),
                 tt_bytes,
-                max_entries,
             )?)
         } else {
             Box::new(Searcher::new(
                 NodeKaylesGame::<u128>::new(&self.adj),
                 tt_bytes,
-                max_entries,
             )?)
         })
     }

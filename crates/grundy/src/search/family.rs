@@ -122,12 +122,15 @@ pub trait Kind: Send + 'static {
     }
     /// The name of an engine in a saved table.
     fn engine_tag(&self, shape: Self::Shape) -> String;
-    /// A new engine for positions of this shape.
+    /// A new engine for positions of this shape: a search's table gets
+    /// `tt_bytes` (`--tt-size`); an engine that tabulates every position
+    /// instead (small Chomp boards) does so only for at most `max_states`
+    /// positions (`--max-states`).
     fn engine(
         &self,
         shape: Self::Shape,
         tt_bytes: usize,
-        max_entries: usize,
+        max_states: usize,
     ) -> Result<Box<dyn Engine>>;
     /// The positions `grundy table` shows, rows first, if the family has a table.
     fn table_shapes(&self, size: (u32, u32)) -> Option<Board<Self::Shape>> {

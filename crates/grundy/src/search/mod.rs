@@ -217,6 +217,9 @@ struct Worker<G: SearchGame, H: Hooks> {
     /// Whether other threads are searching too (then busy components are
     /// marked and deferred).
     together: bool,
+    /// Whether to print each of the root's tests with its time and positions
+    /// (`GRUNDY_SEARCH_STATS` set).
+    trace: bool,
     hooks: H,
 }
 
@@ -261,11 +264,11 @@ impl Hooks for Main {
 }
 
 impl<G: SearchGame> Searcher<G> {
-    /// A solver with a table of at most `tt_bytes` bytes and `max_entries`
-    /// entries, searching with as many threads as the machine has cores.
-    pub fn new(game: G, tt_bytes: usize, max_entries: usize) -> crate::Result<Self> {
+    /// A solver with a table of at most `tt_bytes` bytes, searching with as
+    /// many threads as the machine has cores.
+    pub fn new(game: G, tt_bytes: usize) -> crate::Result<Self> {
         let now = Instant::now();
-        let table = Arc::new(RwLock::new(Table::new(tt_bytes, max_entries)?));
+        let table = Arc::new(RwLock::new(Table::new(tt_bytes)?));
         let shared = Arc::new(Shared {
             table,
             waiting: AtomicUsize::new(0),
@@ -431,6 +434,7 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
             threads: 1,
             depth: 0,
             together: false,
+            trace: std::env::var_os("GRUNDY_SEARCH_STATS").is_some(),
             hooks,
         };
         w.set_limit(w.shared.nodes.load(Ordering::Relaxed));
@@ -805,7 +809,7 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
     ) -> R<Option<u32>> {
         if let Some(k) = want {
             // The cheap cutoff first: an option of nimber k.
-            if self.some_option_is(flat, ranges, k)? {
+            if self.option_test(flat, ranges, k)? {
                 self.tt.set_not(c, k, self.nodes - start);
                 return Ok(None);
             }
@@ -822,7 +826,7 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
             }
             let not = self.tt.get(c).not;
             if not & (1 << k) == 0 {
-                if !self.some_option_is(flat, ranges, k)? {
+                if !self.option_test(flat, ranges, k)? {
                     self.tt.set_exact(c, k, self.nodes - start);
                     return Ok(Some(k));
                 }
@@ -832,6 +836,22 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
         }
         self.tt.set_exact(c, end, self.nodes - start);
         Ok(Some(end))
+    }
+
+    /// [`Self::some_option_is`], traced at the root when asked.
+    fn option_test(&mut self, flat: &mut [G::Pos], ranges: &[Range], k: u32) -> R<bool> {
+        if !(self.trace && self.depth == 0) {
+            return self.some_option_is(flat, ranges, k);
+        }
+        let (started, nodes) = (Instant::now(), self.flush());
+        let found = self.some_option_is(flat, ranges, k);
+        eprintln!(
+            "search: root test \"some option has nimber {k}\": {:?} after {} positions, {:.2} s",
+            found,
+            self.flush() - nodes,
+            started.elapsed().as_secs_f64()
+        );
+        found
     }
 
     /// The mex of the options' exact nimbers (for nimbers beyond the
@@ -984,7 +1004,7 @@ mod tests {
     fn kayles_rows_match_oeis_a002186() {
         // OEIS A002186: Grundy values of Kayles.
         let expected = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2];
-        let mut s = Searcher::new(RowKayles, 1 << 20, usize::MAX).unwrap();
+        let mut s = Searcher::new(RowKayles, 1 << 20).unwrap();
         for (n, &v) in expected.iter().enumerate() {
             let pos = if n == 0 { 0 } else { (1u64 << n) - 1 };
             assert_eq!(s.nimber(pos).unwrap(), v, "Kayles {n}");
@@ -998,7 +1018,7 @@ mod tests {
 
     #[test]
     fn stops_on_the_flag_and_the_budget() {
-        let mut s = Searcher::new(RowKayles, 1 << 20, usize::MAX).unwrap();
+        let mut s = Searcher::new(RowKayles, 1 << 20).unwrap();
         let flag = Arc::new(AtomicBool::new(true));
         s.set_stop_flag(flag.clone());
         assert_eq!(s.nimber((1 << 60) - 1), Err(Stop::Interrupted));

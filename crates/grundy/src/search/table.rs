@@ -86,10 +86,9 @@ pub fn slot_bytes<K: Bits>() -> usize {
 }
 
 impl<K: Bits> Table<K> {
-    /// A table that will use at most `bytes` of memory and `max_entries` slots.
-    pub fn new(bytes: usize, max_entries: usize) -> Result<Self> {
-        let by_bytes = bytes / slot_bytes::<K>();
-        let cap = by_bytes.min(max_entries.max(WAYS));
+    /// A table that will use at most `bytes` of memory.
+    pub fn new(bytes: usize) -> Result<Self> {
+        let cap = bytes / slot_bytes::<K>();
         if cap < 1024 {
             return Err(Error::invalid(format!(
                 "a transposition table of {bytes} bytes holds too few positions to search; give --tt-size at least {}",
@@ -465,7 +464,7 @@ mod tests {
 
     #[test]
     fn remembers_replaces_and_round_trips() {
-        let mut t: Table<u64> = Table::new(1 << 20, usize::MAX).unwrap();
+        let mut t: Table<u64> = Table::new(1 << 20).unwrap();
         t.set_not(7, 0, 10);
         t.set_not(7, 2, 10);
         assert_eq!(
@@ -496,21 +495,21 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t.tt");
         t.save(&path, "cram 3x3").unwrap();
-        let mut u: Table<u64> = Table::new(1 << 20, usize::MAX).unwrap();
+        let mut u: Table<u64> = Table::new(1 << 20).unwrap();
         assert_eq!(u.load(&path, "cram 3x3").unwrap(), Some(t.len()));
         for k in 1..200_000u64 {
             assert_eq!(u.get(k * 7919), t.get(k * 7919));
         }
         let err = u.load(&path, "chomp 3x3").unwrap_err().to_string();
         assert!(err.contains("it is for cram 3x3"), "{err}");
-        assert!(Table::<u64>::new(100, usize::MAX).is_err());
+        assert!(Table::<u64>::new(100).is_err());
     }
 
     #[test]
     fn threads_never_read_a_torn_entry() {
         // A small shared table, four threads writing and reading the same
         // keys at once: every entry read is one some thread wrote.
-        let mut t: Table<u128> = Table::new(1 << 16, usize::MAX).unwrap();
+        let mut t: Table<u128> = Table::new(1 << 16).unwrap();
         t.set_shared(true);
         let value = |k: u128| (k % 3_000) as u32;
         std::thread::scope(|s| {
