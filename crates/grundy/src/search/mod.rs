@@ -445,7 +445,7 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
     /// takes the next option not yet taken, until one finds nimber `k` (the
     /// others are then called off) or none is left.
     fn some_option_is_together(&mut self, flat: &[G::Pos], open: &[Range]) -> R<bool> {
-        let next = AtomicUsize::new(0);
+        let next = Deal::new(open.len());
         let found = AtomicBool::new(false);
         let cancel = Arc::new(AtomicBool::new(false));
         self.cancel = Some(cancel.clone());
@@ -509,11 +509,15 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
 
     /// This thread's part of a parallel step: options `open` (in `flat`)
     /// taken one at a time; true if one has nimber `x` (each range's own).
+    /// Once none is left to take, the thread joins another thread's option
+    /// still being searched, the earliest first: the two search it together,
+    /// each putting off what the other is busy with (ABDADA), so that one
+    /// big option does not leave a thread idle.
     fn take_options(
         &mut self,
         flat: &[G::Pos],
         open: &[Range],
-        next: &AtomicUsize,
+        deal: &Deal,
         found: &AtomicBool,
         cancel: &AtomicBool,
     ) -> R<bool> {
@@ -522,14 +526,14 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
             if found.load(Ordering::Relaxed) {
                 break Ok(true);
             }
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&(from, to, x, _)) = open.get(i) else {
+            let Some(i) = deal.next() else {
                 break Ok(false);
             };
+            let (from, to, x, _) = open[i];
             parts.clear();
             parts.extend_from_slice(&flat[from as usize..to as usize]);
             match self.sum_is(&mut parts, x) {
-                Ok(false) => {}
+                Ok(false) => deal.done(i),
                 Ok(true) => {
                     found.store(true, Ordering::Relaxed);
                     cancel.store(true, Ordering::Relaxed);
@@ -959,6 +963,44 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
     }
 }
 
+/// The options of a parallel step, dealt out to the threads: each option is
+/// untaken, taken or done.
+struct Deal {
+    next: AtomicUsize,
+    state: Vec<std::sync::atomic::AtomicU8>,
+}
+
+impl Deal {
+    const TAKEN: u8 = 1;
+    const DONE: u8 = 2;
+
+    fn new(options: usize) -> Self {
+        Deal {
+            next: AtomicUsize::new(0),
+            state: (0..options)
+                .map(|_| std::sync::atomic::AtomicU8::new(0))
+                .collect(),
+        }
+    }
+
+    /// The next option to search: one not yet taken, else the earliest one
+    /// taken and not done (to search together); None when all are done.
+    fn next(&self) -> Option<usize> {
+        let i = self.next.fetch_add(1, Ordering::Relaxed);
+        if let Some(state) = self.state.get(i) {
+            state.store(Self::TAKEN, Ordering::Relaxed);
+            return Some(i);
+        }
+        self.state
+            .iter()
+            .position(|s| s.load(Ordering::Relaxed) == Self::TAKEN)
+    }
+
+    fn done(&self, i: usize) {
+        self.state[i].store(Self::DONE, Ordering::Relaxed);
+    }
+}
+
 /// A component's slot in [`Shared::busy`] and the mark it leaves there.
 #[inline]
 fn busy_slot<B: Bits>(c: B) -> (usize, u64) {
@@ -1014,6 +1056,42 @@ mod tests {
         }
         // Rows of 3 and 4 pins with a gap: G(3) ^ G(4) = 3 ^ 1.
         assert_eq!(s.nimber(0b1111_0111).unwrap(), 3 ^ 1);
+    }
+
+    #[test]
+    fn a_deal_hands_out_each_option_then_the_unfinished_ones() {
+        let deal = Deal::new(3);
+        assert_eq!(
+            (deal.next(), deal.next(), deal.next()),
+            (Some(0), Some(1), Some(2))
+        );
+        deal.done(0);
+        // None left to take: the earliest still searched, to join.
+        assert_eq!(deal.next(), Some(1));
+        deal.done(1);
+        assert_eq!(deal.next(), Some(2));
+        deal.done(2);
+        assert_eq!(deal.next(), None);
+        assert_eq!(Deal::new(0).next(), None);
+    }
+
+    #[test]
+    fn threads_joining_each_others_options_agree_with_one_thread() {
+        // Kayles rows of 30 to 40 pins: many options at the root, so the
+        // threads run out of options to take and join each other's.
+        let mut alone = Searcher::new(RowKayles, 1 << 20).unwrap();
+        alone.set_threads(1);
+        let mut together = Searcher::new(RowKayles, 1 << 20).unwrap();
+        together.set_threads(4);
+        for n in 30..40 {
+            let pos = (1u64 << n) - 1;
+            let v = alone.nimber(pos).unwrap();
+            assert_eq!(together.nimber(pos).unwrap(), v, "Kayles {n}");
+            assert!(
+                together.has_nimber(pos ^ 0b101, v ^ 1).unwrap()
+                    == alone.has_nimber(pos ^ 0b101, v ^ 1).unwrap()
+            );
+        }
     }
 
     #[test]
