@@ -13,7 +13,6 @@ use crate::error::{Error, Result};
 use crate::position::Position;
 use crate::search::family::{Engine, Kind};
 use crate::search::{Bits, SearchGame, Searcher};
-use smallvec::SmallVec;
 
 /// The most rows.
 pub const MAX_ROWS: u32 = 32;
@@ -191,19 +190,28 @@ fn binomial(n: u32, k: u32) -> u64 {
 /// and few positions (C(26, 13) = 10,400,600 diagrams fit a 13×13 bar), so
 /// each is solved once, by the mex of its options, from a table that fits
 /// in the processor's cache far better than a hash table would.
+///
+/// A bite shortens rows, and a shorter row has a smaller term, so every
+/// option of a diagram has a smaller rank: the table is filled in rank
+/// order, with no recursion. The diagrams come in that order by a successor
+/// step (lengthen the last row that may grow, empty the rows above it: the
+/// colex order of the b_i), and each option's rank is the diagram's minus a
+/// sum of term differences, kept running along each column, so an option
+/// costs one subtraction and one lookup.
 pub struct DenseChomp {
-    rows: u32,
-    /// `binom[n][k]`.
-    binom: Vec<Vec<u64>>,
+    cols: u32,
+    /// `terms[i * (cols + 1) + a]`: row i's term when it has a squares.
+    terms: Vec<u64>,
     values: Vec<u16>,
-    solved: u64,
+    /// Ranks below this are filled.
+    filled: u64,
+    /// The diagram of rank `filled` (R row lengths, zeros past its height).
+    cursor: Vec<u32>,
     stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     progress: Option<Box<dyn FnMut(crate::search::Stats)>>,
     started: std::time::Instant,
     last_report: std::time::Instant,
 }
-
-const UNKNOWN: u16 = u16::MAX;
 
 impl DenseChomp {
     /// The table for diagrams of at most `rows` rows of at most `cols` squares.
@@ -215,19 +223,26 @@ impl DenseChomp {
                 "{rows}x{cols} Chomp has too many diagrams for a table"
             )));
         }
-        let binom = (0..=n)
-            .map(|a| {
-                (0..=rows + 1)
-                    .map(|b| if b > a { 0 } else { binomial(a, b) })
-                    .collect()
+        // Row i (0-based) of length a: C(a + R - 1 - i, R - i).
+        let terms = (0..rows)
+            .flat_map(|i| {
+                (0..=cols).map(move |a| {
+                    let (n, k) = (a + rows - 1 - i, rows - i);
+                    if k > n {
+                        0
+                    } else {
+                        binomial(n, k)
+                    }
+                })
             })
             .collect();
         let now = std::time::Instant::now();
         Ok(DenseChomp {
-            rows,
-            binom,
-            values: vec![UNKNOWN; size as usize],
-            solved: 0,
+            cols,
+            terms,
+            values: vec![0; size as usize],
+            filled: 0,
+            cursor: vec![0; rows as usize],
             stop: None,
             progress: None,
             started: now,
@@ -236,74 +251,79 @@ impl DenseChomp {
     }
 
     #[inline]
-    fn term(&self, i: u32, a: u32) -> u64 {
-        // Row i (0-based) of length a: C(a + R - 1 - i, R - i).
-        self.binom[(a + self.rows - 1 - i) as usize][(self.rows - i) as usize]
+    fn term(&self, i: usize, a: u32) -> u64 {
+        self.terms[i * (self.cols as usize + 1) + a as usize]
     }
 
     fn rank(&self, rows: &[u32]) -> u64 {
-        (0..self.rows)
-            .map(|i| self.term(i, rows.get(i as usize).copied().unwrap_or(0)))
-            .sum()
+        rows.iter().enumerate().map(|(i, &a)| self.term(i, a)).sum()
     }
 
-    fn value(
-        &mut self,
-        rows: &mut Vec<u32>,
-        rank: u64,
-    ) -> std::result::Result<u32, crate::search::Stop> {
-        let v = self.values[rank as usize];
-        if v != UNKNOWN {
-            return Ok(v as u32);
+    /// Fills the values of every rank up to `rank`; its value.
+    fn value(&mut self, rank: u64) -> std::result::Result<u32, crate::search::Stop> {
+        while self.filled <= rank {
+            if self.filled & 0xFFFF == 0 {
+                self.check()?;
+            }
+            let v = self.mex_at_cursor();
+            self.values[self.filled as usize] = v;
+            self.filled += 1;
+            self.advance();
         }
-        self.solved += 1;
-        if self.solved & 0xFFFF == 0 {
-            self.check()?;
-        }
-        let height = rows.len();
+        Ok(self.values[rank as usize] as u32)
+    }
+
+    /// The mex of the options of the diagram at the cursor.
+    #[inline]
+    fn mex_at_cursor(&self) -> u16 {
+        let rows = &self.cursor;
+        let rank = self.filled as usize;
+        let stride = self.cols as usize + 1;
         // Values seen among the options; a nimber never exceeds the number
         // of options, at most 32 * 15 here.
         let mut seen = [0u64; 8];
-        for r in 0..height {
-            for c in 0..rows[r] {
+        let mut longer = rows.iter().take_while(|&&a| a > 0).count();
+        for c in 0..rows[0] {
+            // Rows 0..longer are longer than c: a bite at (r, c) cuts rows
+            // r..longer to c.
+            while longer > 0 && rows[longer - 1] <= c {
+                longer -= 1;
+            }
+            let mut delta = 0u64;
+            for r in (0..longer).rev() {
+                let row = r * stride;
+                delta += self.terms[row + rows[r] as usize] - self.terms[row + c as usize];
                 if r == 0 && c == 0 {
+                    // The poisoned square is not a move.
                     continue;
                 }
-                // Rows r.. longer than c are cut to c.
-                let mut new_rank = rank;
-                let mut i = r;
-                while i < height && rows[i] > c {
-                    new_rank = new_rank - self.term(i as u32, rows[i]) + self.term(i as u32, c);
-                    i += 1;
-                }
-                let mut v = self.values[new_rank as usize];
-                if v == UNKNOWN {
-                    let saved: SmallVec<[u32; 32]> = rows[r..i].iter().copied().collect();
-                    for row in &mut rows[r..i] {
-                        *row = c;
-                    }
-                    let trimmed = if c == 0 { r } else { height };
-                    let tail: SmallVec<[u32; 32]> = rows[trimmed..].iter().copied().collect();
-                    rows.truncate(trimmed);
-                    let found = self.value(rows, new_rank);
-                    rows.extend_from_slice(&tail);
-                    rows[r..i].copy_from_slice(&saved);
-                    v = found? as u16;
-                }
-                let v = v as usize;
+                let v = self.values[rank - delta as usize] as usize;
                 if v < 512 {
                     seen[v / 64] |= 1 << (v % 64);
                 }
             }
         }
-        let mex = seen
-            .iter()
+        seen.iter()
             .enumerate()
             .find(|(_, w)| **w != u64::MAX)
             .map(|(i, w)| i * 64 + w.trailing_ones() as usize)
-            .unwrap_or(512) as u32;
-        self.values[rank as usize] = mex as u16;
-        Ok(mex)
+            .unwrap_or(512) as u16
+    }
+
+    /// The cursor to the diagram of the next rank.
+    #[inline]
+    fn advance(&mut self) {
+        let rows = &mut self.cursor;
+        for i in (0..rows.len()).rev() {
+            let cap = if i == 0 { self.cols } else { rows[i - 1] };
+            if rows[i] < cap {
+                rows[i] += 1;
+                for row in &mut rows[i + 1..] {
+                    *row = 0;
+                }
+                return;
+            }
+        }
     }
 
     #[cold]
@@ -328,9 +348,9 @@ impl DenseChomp {
 
     fn stats_now(&self) -> crate::search::Stats {
         crate::search::Stats {
-            nodes: self.solved,
-            expanded: self.solved,
-            entries: self.solved as usize,
+            nodes: self.filled,
+            expanded: self.filled,
+            entries: self.filled as usize,
             capacity: self.values.len(),
             replaced: 0,
             elapsed: self.started.elapsed(),
@@ -340,9 +360,9 @@ impl DenseChomp {
 
 impl Engine for DenseChomp {
     fn nimber(&mut self, pos: u128) -> std::result::Result<u32, crate::search::Stop> {
-        let mut rows = unpack(pos);
+        let rows = unpack(pos);
         let rank = self.rank(&rows);
-        self.value(&mut rows, rank)
+        self.value(rank)
     }
     fn has_nimber(&mut self, pos: u128, k: u32) -> std::result::Result<bool, crate::search::Stop> {
         Ok(Engine::nimber(self, pos)? == k)
@@ -472,6 +492,74 @@ impl Kind for Chomp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every diagram up to 5x5 (and in 3x7 and 7x2 boxes): the dense
+    /// table, filled in rank order, against a plain memoised mex over
+    /// `ChompGame`'s moves. Each box's diagrams are asked in reverse rank
+    /// order of a fresh table and in rank order of another, so both the
+    /// one long fill and many short ones are checked.
+    #[test]
+    fn the_dense_table_agrees_with_the_plain_game() {
+        fn plain(
+            g: &ChompGame<u64>,
+            p: u64,
+            memo: &mut std::collections::HashMap<u64, u32>,
+        ) -> u32 {
+            if let Some(&v) = memo.get(&p) {
+                return v;
+            }
+            let mut opts = vec![];
+            g.options(p, &mut opts);
+            let seen: Vec<u32> = opts.iter().map(|&o| plain(g, o, memo)).collect();
+            let v = (0..).find(|v| !seen.contains(v)).unwrap();
+            memo.insert(p, v);
+            v
+        }
+        fn diagrams(rows: u32, cols: u32) -> Vec<Vec<u32>> {
+            let mut out = vec![vec![]];
+            for _ in 0..rows {
+                let mut next = vec![];
+                for d in &out {
+                    let cap = d.last().copied().unwrap_or(cols);
+                    for a in 1..=cap {
+                        let mut e = d.clone();
+                        e.push(a);
+                        next.push(e);
+                    }
+                }
+                out.extend(next);
+            }
+            out.retain(|d| !d.is_empty());
+            out.sort();
+            out.dedup();
+            out
+        }
+        let g = ChompGame::<u64>::new();
+        let mut memo = std::collections::HashMap::new();
+        for (rows, cols) in [(1, 1), (2, 3), (3, 3), (4, 4), (5, 5), (3, 7), (7, 2)] {
+            let all = diagrams(rows, cols);
+            let mut fresh = DenseChomp::new(rows, cols).unwrap();
+            let mut ranks: Vec<(u64, &Vec<u32>)> = all.iter().map(|d| (fresh.rank(d), d)).collect();
+            ranks.sort();
+            for &(_, d) in ranks.iter().rev() {
+                let want = plain(&g, pack(d) as u64, &mut memo);
+                assert_eq!(
+                    Engine::nimber(&mut fresh, pack(d)).unwrap(),
+                    want,
+                    "{d:?} in {rows}x{cols}"
+                );
+            }
+            let mut step = DenseChomp::new(rows, cols).unwrap();
+            for &(_, d) in &ranks {
+                let want = plain(&g, pack(d) as u64, &mut memo);
+                assert_eq!(
+                    Engine::nimber(&mut step, pack(d)).unwrap(),
+                    want,
+                    "{d:?} in {rows}x{cols}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn moves_and_transpose() {

@@ -111,7 +111,7 @@ impl<B: Bits> CramGame<B> {
     /// Splits a reduced position into regions, each reduced and split
     /// again when a 2x2 cut parted it from the rest.
     fn split_reduced(&self, p: B, out: &mut Vec<B>) {
-        let cut = self.cuts(p);
+        let (cut, parted) = self.cuts(p);
         let mut rest = p;
         while rest != B::ZERO {
             let mut region = rest.lowest_bit();
@@ -139,8 +139,10 @@ impl<B: Bits> CramGame<B> {
             if self.horizontal(region) | self.vertical(region) == B::ZERO {
                 continue;
             }
-            if cut != B::ZERO && region != p {
-                // Parted by a cut: its cells may reduce further.
+            if parted && region != p {
+                // Maybe parted by a cut: its cells may reduce further. (A
+                // region parted by empty cells alone was reduced with `p`:
+                // the rules are local.)
                 self.split_reduced(self.reduced(region), out);
             } else {
                 out.push(region);
@@ -154,8 +156,8 @@ impl<B: Bits> CramGame<B> {
     /// block. Such a block's left and right columns belong to two games
     /// whose sum is the position (the decomposition rule of Beling's `igs`
     /// crate, checked here against the plain game on every 4x4, 3x5 and
-    /// 2x7 position).
-    fn cuts(&self, p: B) -> B {
+    /// 2x7 position). Also says whether any block cuts.
+    fn cuts(&self, p: B) -> (B, bool) {
         let w = self.width;
         let right = (p >> 1) & !self.last_col;
         let left = (p << 1) & !self.first_col;
@@ -171,7 +173,7 @@ impl<B: Bits> CramGame<B> {
         let main = ((open_right & open_below) << w) & ((open_left & open_above) >> 1);
         let anti = ((open_left & open_below) << (w - 1)) & open_right & open_above;
         let bottom = main | anti;
-        self.last_col | bottom | (bottom >> w)
+        (self.last_col | bottom | (bottom >> w), bottom != B::ZERO)
     }
 
     /// Cells that start a horizontal domino place (the cell to the right is free too).
