@@ -11,7 +11,9 @@
 # one GRUNDY_SIMD names. Prints the processor, then one line per case and
 # path: game, n, path, our seconds, ogsolve's (the faster of -m rc and
 # -m rc2, measured once per case), their/ours ratio, and whether all values
-# agree.
+# agree. A run under 2 seconds is repeated, three runs in all, and its best
+# time kept, for both programs alike: a tenth of a second is within the
+# noise of a shared machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -54,6 +56,7 @@ for case in $cases; do
   # ogsolve: best of its two rare/common methods.
   best=""
   for method in rc rc2; do
+   for run in 1 2 3; do
     # Old outputs are removed first: truncating a large file inside the
     # timed run would bill the file system's cleanup to it.
     rm -f "$work/og-$method.txt"
@@ -64,14 +67,21 @@ for case in $cases; do
       best=$secs
       cp "$work/og-$method.txt" "$work/og.txt"
     fi
+    if [ "$(echo "$secs >= 2" | bc)" = 1 ]; then break; fi
+   done
   done
   # ogsolve prints the values on one line after "nimbers:".
   grep -m1 'nimbers:' "$work/og.txt" | sed 's/.*nimbers://' | tr -s ' ' '\n' | sed '/^$/d' > "$work/og-values.txt"
   for path in $paths; do
-    rm -f "$work/ours.txt"
-    start=$(now)
-    GRUNDY_SIMD=$path "$grundy" seq "$game" --to "$n" --out "$work/ours.txt" --quiet --max-states 2000000000
-    ours=$(echo "$(now) - $start" | bc)
+    ours=""
+    for run in 1 2 3; do
+      rm -f "$work/ours.txt"
+      start=$(now)
+      GRUNDY_SIMD=$path "$grundy" seq "$game" --to "$n" --out "$work/ours.txt" --quiet --max-states 2000000000
+      secs=$(echo "$(now) - $start" | bc)
+      if [ -z "$ours" ] || [ "$(echo "$secs < $ours" | bc)" = 1 ]; then ours=$secs; fi
+      if [ "$(echo "$secs >= 2" | bc)" = 1 ]; then break; fi
+    done
     cut -d' ' -f2 "$work/ours.txt" > "$work/our-values.txt"
     if cmp -s "$work/og-values.txt" "$work/our-values.txt"; then same=identical; else same=DIFFERENT; fi
     ratio=$(echo "scale=2; $best / $ours" | bc)
