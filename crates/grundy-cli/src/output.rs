@@ -301,6 +301,9 @@ pub fn games(out: &mut impl Write) -> io::Result<()> {
 
 /// `grundy seq --out FILE`: values streamed to a file, a b-file when the name
 /// ends in `.txt` (`n value` lines, as OEIS b-files), else LEB128 varints.
+///
+/// The values are formatted and written on a second thread, a block at a
+/// time, while the game's engine computes the next block.
 pub fn sequence_to_file(
     path: &std::path::Path,
     family: &mut dyn grundy::family::Family,
@@ -309,46 +312,80 @@ pub fn sequence_to_file(
 ) -> Result<(), Failure> {
     let cannot = |e: io::Error| Error::Io(format!("cannot write {}: {e}", path.display()));
     let file = std::fs::File::create(path).map_err(cannot)?;
-    let mut out = io::BufWriter::with_capacity(1 << 20, file);
     let text = path.extension().is_some_and(|e| e == "txt");
-    let mut failure = None;
-    let mut lines = Lines::new();
-    family.sequence(from, to, &mut |n, value| {
-        let written = if text {
-            // By hand: ten million lines through `fmt` would cost a second.
-            lines.push(n, value);
-            if lines.is_full() {
-                lines.drain_into(&mut out)
-            } else {
-                Ok(())
-            }
-        } else {
-            let mut v = value;
-            let mut bytes = [0u8; 10];
-            let mut len = 0;
-            loop {
-                let byte = (v & 0x7f) as u8;
-                v >>= 7;
-                bytes[len] = if v == 0 { byte } else { byte | 0x80 };
-                len += 1;
-                if v == 0 {
-                    break;
+    const BLOCK: usize = 1 << 14;
+    // Blocks go to the writer and come back empty, to be filled again.
+    let (full, blocks) = std::sync::mpsc::sync_channel::<Vec<u64>>(4);
+    let (empty, returned) = std::sync::mpsc::channel::<Vec<u64>>();
+    std::thread::scope(|scope| {
+        let writer = scope.spawn(move || -> io::Result<()> {
+            let mut out = io::BufWriter::with_capacity(1 << 20, file);
+            let mut lines = Lines::new();
+            let mut n = from;
+            for block in blocks {
+                for &value in &block {
+                    if text {
+                        lines.push(n, value);
+                        if lines.is_full() {
+                            lines.drain_into(&mut out)?;
+                        }
+                    } else {
+                        write_varint(&mut out, value)?;
+                    }
+                    n += 1;
                 }
+                // The main thread may have stopped taking blocks back.
+                let _ = empty.send(block);
             }
-            out.write_all(&bytes[..len])
-        };
-        written.map_err(|e| {
-            let error = cannot(e);
-            failure = Some(error.clone());
-            error
-        })
-    })?;
-    if let Some(error) = failure {
-        return Err(error.into());
+            lines.drain_into(&mut out)?;
+            out.flush()
+        });
+        let mut block = Vec::with_capacity(BLOCK);
+        let mut next = from;
+        let produced = family.sequence(from, to, &mut |n, value| {
+            debug_assert_eq!(n, next, "heaps come in order");
+            next = n + 1;
+            block.push(value);
+            if block.len() == BLOCK {
+                let next = returned
+                    .try_recv()
+                    .unwrap_or_else(|_| Vec::with_capacity(BLOCK));
+                let done = std::mem::replace(&mut block, next);
+                // A closed channel means the writer failed: its error is
+                // reported below.
+                full.send(done)
+                    .map_err(|_| Error::Io("the writer stopped".into()))?;
+                block.clear();
+            }
+            Ok(())
+        });
+        if produced.is_ok() && !block.is_empty() {
+            let _ = full.send(block);
+        }
+        drop(full);
+        let written = writer.join().expect("the writer does not panic");
+        // A write error explains a stopped writer better than the stop.
+        written.map_err(cannot)?;
+        produced?;
+        Ok(())
+    })
+}
+
+/// `value` as a LEB128 varint.
+fn write_varint(out: &mut impl Write, value: u64) -> io::Result<()> {
+    let mut v = value;
+    let mut bytes = [0u8; 10];
+    let mut len = 0;
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        bytes[len] = if v == 0 { byte } else { byte | 0x80 };
+        len += 1;
+        if v == 0 {
+            break;
+        }
     }
-    lines.drain_into(&mut out).map_err(cannot)?;
-    out.flush().map_err(cannot)?;
-    Ok(())
+    out.write_all(&bytes[..len])
 }
 
 /// `n value` lines (a b-file) formatted by hand into a buffer: the heap

@@ -197,6 +197,38 @@ fn seq_out_files_and_verify() {
 }
 
 #[test]
+fn seq_out_files_are_written_a_block_at_a_time_in_order() {
+    // Past several of the engine's blocks (2^16 heaps) and the writer's
+    // (2^14), from the middle of one: the b-file and the CSV on stdout agree.
+    let dir = std::env::temp_dir().join(format!("grundy-blocks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = dir.join("values.txt");
+    let args = ["seq", "0.1777", "--from", "70001", "--to", "200000"];
+    let mut with_out = args.to_vec();
+    with_out.extend(["--out", text.to_str().unwrap()]);
+    stdout(&with_out);
+    let mut with_csv = args.to_vec();
+    with_csv.push("--csv");
+    let csv = stdout(&with_csv);
+    let lines = std::fs::read_to_string(&text).unwrap();
+    assert_eq!(lines.lines().count(), 130_000);
+    assert_eq!(
+        lines.lines().next().map(|l| l.starts_with("70001 ")),
+        Some(true)
+    );
+    let from_csv: Vec<String> = csv.lines().skip(1).map(|l| l.replace(',', " ")).collect();
+    assert!(lines.lines().eq(from_csv.iter().map(String::as_str)));
+    std::fs::remove_dir_all(&dir).ok();
+    // A file that cannot take the values: one line, status 2.
+    if std::path::Path::new("/dev/full").exists() {
+        fails(
+            &["seq", "0.1777", "--to", "100000", "--out", "/dev/full"],
+            "cannot write /dev/full",
+        );
+    }
+}
+
+#[test]
 fn checkpoints_resume_and_refuse_other_games() {
     let dir = std::env::temp_dir().join(format!("grundy-ck-e2e-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -405,7 +405,15 @@ pub struct HeapFamily<H: HeapGame> {
     long_run: Option<LongRun>,
     /// A proven periodicity, once found: heaps beyond the table use it.
     period: Option<crate::period::Periodicity>,
+    /// The last heap the work under way is for, when it is tabulated a
+    /// block at a time (progress reports name it, not the block's end).
+    goal: Option<usize>,
 }
+
+/// Heaps tabulated at a time by [`Family::sequence`] before they are handed
+/// on: a consumer on another thread (the CLI's file writer) formats one
+/// block while the next is computed.
+const SEQUENCE_BLOCK: u64 = 1 << 16;
 
 impl<H: HeapGame> HeapFamily<H> {
     /// Wraps `game`, calling it `spec`.
@@ -417,6 +425,7 @@ impl<H: HeapGame> HeapFamily<H> {
             settings,
             long_run: None,
             period: None,
+            goal: None,
         }
     }
 
@@ -549,13 +558,15 @@ impl<H: HeapGame> HeapFamily<H> {
             }
         }
         let mut last_save = std::time::Instant::now();
+        // Progress is reported against the whole run's last heap.
+        let goal = self.goal.unwrap_or(m).max(m) as u64 + 1;
         loop {
             let interrupted = run.interrupted.clone();
             let progress = &mut run.progress;
             let every = run.checkpoint_every;
             let wants_save = run.checkpoint.is_some();
             let outcome = self.table.extend_with_progress(&self.game, m, &mut |done| {
-                progress(done as u64, m as u64 + 1);
+                progress(done as u64, goal);
                 if interrupted.load(std::sync::atomic::Ordering::Relaxed)
                     || (wants_save && last_save.elapsed() >= every)
                 {
@@ -573,7 +584,7 @@ impl<H: HeapGame> HeapFamily<H> {
                 }
             }
             if done {
-                (run.progress)(self.table.len() as u64, m as u64 + 1);
+                (run.progress)(self.table.len() as u64, goal);
                 return Ok(());
             }
             if run.interrupted.load(std::sync::atomic::Ordering::Relaxed) {
@@ -780,6 +791,27 @@ impl<H: HeapGame> Family for HeapFamily<H> {
         to: u64,
         sink: &mut dyn FnMut(u64, u64) -> Result<()>,
     ) -> Result<()> {
+        // Progress names the run's last heap while the period is looked for
+        // and the table is filled a block at a time.
+        self.goal = (to < self.settings.max_states as u64).then_some(to as usize);
+        let result = self.sequence_blocks(from, to, sink);
+        self.goal = None;
+        if let (Ok(()), Some(run)) = (&result, self.long_run.as_mut()) {
+            // Done, also when a period filled the rest.
+            (run.progress)(to.saturating_add(1), to.saturating_add(1));
+        }
+        result
+    }
+}
+
+impl<H: HeapGame> HeapFamily<H> {
+    /// [`Family::sequence`], once its progress reports are set up.
+    fn sequence_blocks(
+        &mut self,
+        from: u64,
+        to: u64,
+        sink: &mut dyn FnMut(u64, u64) -> Result<()>,
+    ) -> Result<()> {
         // Long sequences of provably periodic games stop tabulating as soon
         // as the period is proven and fill the rest from it.
         // Proofs are tried at doubling lengths up to half the length (each
@@ -789,6 +821,33 @@ impl<H: HeapGame> Family for HeapFamily<H> {
         // 0.16 to 10^6 is proven at 515,962 values.
         if self.period.is_none() && to >= 1 << 16 && self.provable() {
             self.find_period_within(to.saturating_add(1) / 2, to.saturating_add(1))?;
+        }
+        // Within the budget and with no period to fill from, the values are
+        // handed on a block at a time as they are tabulated (not when the
+        // table is saved to a checkpoint: every block would save it).
+        let blocks = self.period.is_none()
+            && to < self.settings.max_states as u64
+            && !matches!(
+                self.game.period_rule(),
+                crate::period::PeriodRule::Known(..)
+            )
+            && self
+                .long_run
+                .as_ref()
+                .is_none_or(|r| r.checkpoint.is_none());
+        if blocks {
+            let mut start = from;
+            loop {
+                let end = to.min(start.saturating_add(SEQUENCE_BLOCK - 1));
+                self.tabulate(end as usize)?;
+                let emitted = (start..=end).try_for_each(|n| {
+                    sink(n, self.table.get(n as usize).expect("tabulated") as u64)
+                });
+                if emitted.is_err() || end == to {
+                    return emitted;
+                }
+                start = end + 1;
+            }
         }
         // Tabulates, or finds the closed form, or fails with a clear error.
         self.lookup(&BigUint::from(to))?;
@@ -802,5 +861,56 @@ impl<H: HeapGame> Family for HeapFamily<H> {
             sink(n, value)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+
+    #[test]
+    fn sequences_in_blocks_agree_with_lookups_and_report_the_whole_run() {
+        // 0.1777 has no period proven this early: its values are handed on
+        // a block at a time as they are tabulated.
+        let settings = Settings::default();
+        let mut family = crate::spec::parse_game("0.1777", settings).unwrap();
+        let totals = Arc::new(Mutex::new(Vec::new()));
+        let seen = totals.clone();
+        family.configure_long_run(LongRun {
+            progress: Box::new(move |_, total| seen.lock().unwrap().push(total)),
+            interrupted: Arc::new(std::sync::atomic::AtomicBool::new(false)),
+            checkpoint: None,
+            checkpoint_every: std::time::Duration::from_secs(3600),
+        });
+        let (from, to) = (3 * SEQUENCE_BLOCK / 2, 3 * SEQUENCE_BLOCK + 5);
+        let mut values = Vec::new();
+        family
+            .sequence(from, to, &mut |n, v| {
+                assert_eq!(n, from + values.len() as u64);
+                values.push(v);
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(values.len() as u64, to - from + 1);
+        // Progress always names the last heap of the run, never a block's.
+        let totals = totals.lock().unwrap();
+        assert!(!totals.is_empty() && totals.iter().all(|t| *t == to + 1));
+        // Every value as the engine has it in one run (its tests hold it to
+        // the plain method).
+        let rules = crate::heap::rare::TakeBreak::new(&[0, 1, 7, 7, 7]).unwrap();
+        let mut plain = crate::heap::rare::Engine::new(rules);
+        let _ = plain.extend_to(to as usize, &mut |_| std::ops::ControlFlow::Continue(()));
+        for (i, v) in values.iter().enumerate() {
+            let n = from as usize + i;
+            assert_eq!(plain.values().get(n) as u64, *v, "heap {n}");
+        }
+        // A sink's error stops the run at once.
+        let mut calls = 0;
+        let stopped = family.sequence(0, to, &mut |_, _| {
+            calls += 1;
+            Err(Error::Io("full".into()))
+        });
+        assert!(stopped.is_err() && calls == 1);
     }
 }

@@ -269,13 +269,18 @@ unsafe fn compare<const K: usize>(
     a
 }
 
-/// For 16 words: in each 64-bit lane, bits `1 << w` for some of them, so
-/// that the OR of the lanes has every word's bit (words of 64 and more set
-/// none: `vpsllvq` gives 0 for such shifts).
+/// For 16 words below 64: in each 64-bit lane, bits `1 << w` for some of
+/// them, so that the OR of the lanes has every word's bit.
+///
+/// The words are masked to six bits first, which changes nothing for words
+/// below 64 but tells the compiler so: `_mm256_sllv_epi64` is written as a
+/// shift that gives 0 from 64 on, and without the mask the compiler adds a
+/// comparison and a blend per four words to honour that.
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn word_bits(v: __m256i) -> __m256i {
     let ones = _mm256_set1_epi64x(1);
+    let v = _mm256_and_si256(v, _mm256_set1_epi16(63));
     let low = _mm256_castsi256_si128(v);
     let high = _mm256_extracti128_si256::<1>(v);
     let q0 = _mm256_cvtepu16_epi64(low);
@@ -318,19 +323,15 @@ impl super::SmallSets for Avx2 {
         ks: u8,
     ) -> u64 {
         debug_assert!(rare.len() == values.len() && kmax >= 3 && n <= table.len());
-        // Words of a 64-bit lane: partners for k = kmax, kmax - 1, ...;
-        // those whose split size is not a move get 255 (no bit).
-        let mut keep = [0u16; 4];
-        for (j, w) in keep.iter_mut().enumerate() {
-            *w = if ks & (1 << j) != 0 { 0xffff } else { 0 };
-        }
-        let keep = _mm256_set1_epi64x(
-            (u64::from(keep[0])
-                | u64::from(keep[1]) << 16
-                | u64::from(keep[2]) << 32
-                | u64::from(keep[3]) << 48) as i64,
+        // Words of a 64-bit lane: partners for k = kmax, kmax - 1, ...; in
+        // the bits, 64-bit lane j holds the options for k = kmax - j of every
+        // heap, kept only if that split size is a move.
+        let keep = _mm256_setr_epi64x(
+            -i64::from(ks & 1),
+            -i64::from(ks >> 1 & 1),
+            -i64::from(ks >> 2 & 1),
+            -i64::from(ks >> 3 & 1),
         );
-        let unused = _mm256_andnot_si256(keep, _mm256_set1_epi16(255));
         let base = table.as_ptr().add(n - kmax);
         let mut bits = _mm256_setzero_si256();
         let mut i = 0;
@@ -346,11 +347,10 @@ impl super::SmallSets for Avx2 {
                 _mm256_cvtepu32_epi64(_mm_loadu_si128(values.as_ptr().add(i) as *const __m128i));
             let own = _mm256_or_si256(own, _mm256_slli_epi64::<16>(own));
             let own = _mm256_or_si256(own, _mm256_slli_epi64::<32>(own));
-            let x = _mm256_xor_si256(partners, own);
-            let x = _mm256_or_si256(_mm256_and_si256(x, keep), unused);
-            bits = _mm256_or_si256(bits, word_bits(x));
+            bits = _mm256_or_si256(bits, word_bits(_mm256_xor_si256(partners, own)));
             i += 4;
         }
+        let bits = _mm256_and_si256(bits, keep);
         let mut word = or_lanes(bits);
         for j in 0..4 {
             if ks & (1 << j) != 0 {
