@@ -805,6 +805,80 @@ impl<H: HeapGame> Family for HeapFamily<H> {
 }
 
 impl<H: HeapGame> HeapFamily<H> {
+    /// [`Family::sequence`] a block of the table at a time, `to` within the
+    /// budget. A provably periodic game's proof is attempted beside the
+    /// tabulation, on another thread, at doubling lengths up to half the
+    /// sequence and at the length a proof of what the values show would need
+    /// (0.16 to 10^6 is proven at 515,962 values); once one succeeds, the
+    /// rest is filled from the period. Each attempt reads every value so
+    /// far: on a thread of its own it delays the tabulation little.
+    fn sequence_in_blocks(
+        &mut self,
+        from: u64,
+        to: u64,
+        rule: crate::period::PeriodRule,
+        sink: &mut dyn FnMut(u64, u64) -> Result<()>,
+    ) -> Result<()> {
+        use crate::period::{attempt_on, Attempt, PeriodRule};
+        let (from, to) = (from as usize, to as usize);
+        let half = to.div_ceil(2);
+        // The table length at which to try a proof next, and the one under way.
+        let mut next_try =
+            (!matches!(rule, PeriodRule::Unknown) && to >= 1 << 16).then_some(1usize << 16);
+        let mut trying: Option<(usize, std::thread::JoinHandle<Attempt>)> = None;
+        let rule = std::sync::Arc::new(rule);
+        let mut next = from;
+        while next <= to {
+            if trying.as_ref().is_some_and(|(_, t)| t.is_finished()) {
+                let (len, attempt) = trying.take().expect("just seen");
+                match attempt.join().expect("a proof attempt does not panic") {
+                    Attempt::Proven(found) => {
+                        self.period = Some(found);
+                        break;
+                    }
+                    Attempt::NotYet(needed) => {
+                        let doubled = (len < half).then(|| (2 * len).min(half));
+                        let needed = needed
+                            .map(|n| n as usize)
+                            .filter(|n| *n > len && *n <= to + 1);
+                        next_try = match (doubled, needed) {
+                            (Some(d), Some(n)) => Some(d.min(n)),
+                            (d, n) => d.or(n),
+                        };
+                    }
+                }
+            }
+            let len = self.table.len();
+            if trying.is_none() && next_try.is_some_and(|at| at <= len) {
+                let values = self.table.prefix(len);
+                let rule = rule.clone();
+                trying = Some((len, std::thread::spawn(move || attempt_on(&values, &rule))));
+                next_try = None;
+            }
+            // The next block of the table, and whatever of it is asked for.
+            let end = to.min(len + SEQUENCE_BLOCK as usize - 1);
+            self.tabulate(end)?;
+            while next <= end {
+                sink(next as u64, self.table.get(next).expect("tabulated") as u64)?;
+                next += 1;
+            }
+        }
+        // The rest, once a period is proven.
+        let period = self.period.clone();
+        while next <= to {
+            let value = match (self.table.get(next), &period) {
+                (Some(v), _) => v as u64,
+                (None, Some(period)) => period.value_u64(next as u64),
+                (None, None) => unreachable!("heap {next} is tabulated or periodic"),
+            };
+            sink(next as u64, value)?;
+            next += 1;
+        }
+        Ok(())
+    }
+}
+
+impl<H: HeapGame> HeapFamily<H> {
     /// [`Family::sequence`], once its progress reports are set up.
     fn sequence_blocks(
         &mut self,
@@ -812,42 +886,27 @@ impl<H: HeapGame> HeapFamily<H> {
         to: u64,
         sink: &mut dyn FnMut(u64, u64) -> Result<()>,
     ) -> Result<()> {
-        // Long sequences of provably periodic games stop tabulating as soon
-        // as the period is proven and fill the rest from it.
-        // Proofs are tried at doubling lengths up to half the length (each
-        // try reads every value so far; one found later would save little
-        // of the tabulation), and past that only at the length a proof of
-        // what the values show would need, when that is within the length:
-        // 0.16 to 10^6 is proven at 515,962 values.
-        if self.period.is_none() && to >= 1 << 16 && self.provable() {
-            self.find_period_within(to.saturating_add(1) / 2, to.saturating_add(1))?;
-        }
-        // Within the budget and with no period to fill from, the values are
-        // handed on a block at a time as they are tabulated (not when the
-        // table is saved to a checkpoint: every block would save it).
+        // Within the budget and with no period known, the table is filled a
+        // block at a time and each block's values are handed on at once, so
+        // that a consumer on another thread (the CLI's file writer) works
+        // while the next block is computed. Not when the table is saved to a
+        // checkpoint: every block would save it.
+        let rule = self.game.period_rule();
         let blocks = self.period.is_none()
             && to < self.settings.max_states as u64
-            && !matches!(
-                self.game.period_rule(),
-                crate::period::PeriodRule::Known(..)
-            )
+            && !matches!(rule, crate::period::PeriodRule::Known(..))
             && self
                 .long_run
                 .as_ref()
                 .is_none_or(|r| r.checkpoint.is_none());
         if blocks {
-            let mut start = from;
-            loop {
-                let end = to.min(start.saturating_add(SEQUENCE_BLOCK - 1));
-                self.tabulate(end as usize)?;
-                let emitted = (start..=end).try_for_each(|n| {
-                    sink(n, self.table.get(n as usize).expect("tabulated") as u64)
-                });
-                if emitted.is_err() || end == to {
-                    return emitted;
-                }
-                start = end + 1;
-            }
+            return self.sequence_in_blocks(from, to, rule, sink);
+        }
+        // Long sequences of provably periodic games stop tabulating as soon
+        // as the period is proven and fill the rest from it (see
+        // `sequence_in_blocks`).
+        if self.period.is_none() && to >= 1 << 16 && self.provable() {
+            self.find_period_within(to.saturating_add(1) / 2, to.saturating_add(1))?;
         }
         // Tabulates, or finds the closed form, or fails with a clear error.
         self.lookup(&BigUint::from(to))?;
@@ -912,5 +971,31 @@ mod tests {
             Err(Error::Io("full".into()))
         });
         assert!(stopped.is_err() && calls == 1);
+    }
+
+    #[test]
+    fn a_period_proven_beside_the_blocks_fills_the_rest() {
+        // 0.16: preperiod 105,351, period 149,459 (Flammenkamp's table of
+        // octal games), proven by the Guy-Smith theorem at 515,962 values.
+        let game = crate::games::octal::TakeBreakGame::parse("0.16", false, "0.16", 0).unwrap();
+        let mut family = HeapFamily::new("0.16", game, Settings::default());
+        let to = 1_000_000;
+        let mut values = Vec::new();
+        family
+            .sequence(0, to, &mut |_, v| {
+                values.push(v as u32);
+                Ok(())
+            })
+            .unwrap();
+        let period = family.period.clone().expect("proven on the way");
+        assert_eq!((period.preperiod, period.period), (105_351, 149_459));
+        assert!(
+            family.table.len() < to as usize,
+            "the rest came from the period"
+        );
+        assert_eq!(values.len() as u64, to + 1);
+        for (n, v) in values.iter().enumerate().skip(105_351) {
+            assert_eq!(*v, period.value_u64(n as u64) as u32, "heap {n}");
+        }
     }
 }
