@@ -359,7 +359,9 @@ pub fn sequence_to_file(
             }
             Ok(())
         });
-        if produced.is_ok() && !block.is_empty() {
+        // The last values, also when the run was interrupted: what was
+        // computed is kept.
+        if !block.is_empty() {
             let _ = full.send(block);
         }
         drop(full);

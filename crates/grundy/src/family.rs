@@ -857,11 +857,16 @@ impl<H: HeapGame> HeapFamily<H> {
             }
             // The next block of the table, and whatever of it is asked for.
             let end = to.min(len + SEQUENCE_BLOCK as usize - 1);
-            self.tabulate(end)?;
+            let tabulated = self.tabulate(end);
+            // What was tabulated goes out, also when the run was interrupted.
             while next <= end {
-                sink(next as u64, self.table.get(next).expect("tabulated") as u64)?;
+                let Some(value) = self.table.get(next) else {
+                    break;
+                };
+                sink(next as u64, value as u64)?;
                 next += 1;
             }
+            tabulated?;
         }
         // The rest, once a period is proven.
         let period = self.period.clone();
@@ -971,6 +976,36 @@ mod tests {
             Err(Error::Io("full".into()))
         });
         assert!(stopped.is_err() && calls == 1);
+
+        // Interrupted in the middle of a block: every value tabulated by
+        // then is still handed on, then the interruption is reported.
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let game = crate::games::octal::TakeBreakGame::parse("0.1777", false, "0.1777", 0).unwrap();
+        let mut family = HeapFamily::new("0.1777", game, Settings::default());
+        family.configure_long_run(LongRun {
+            progress: Box::new(|_, _| {}),
+            interrupted: stop.clone(),
+            checkpoint: None,
+            checkpoint_every: std::time::Duration::from_secs(3600),
+        });
+        let mut handed = 0u64;
+        let outcome = family.sequence(0, 4 * SEQUENCE_BLOCK, &mut |n, _| {
+            handed += 1;
+            if n == SEQUENCE_BLOCK + 5 {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            Ok(())
+        });
+        assert!(matches!(outcome, Err(Error::Interrupted(_))), "{outcome:?}");
+        assert!(
+            handed >= 2 * SEQUENCE_BLOCK && handed < 4 * SEQUENCE_BLOCK,
+            "{handed}"
+        );
+        assert_eq!(
+            handed,
+            family.table.len() as u64,
+            "every value tabulated was handed on"
+        );
     }
 
     #[test]
