@@ -998,7 +998,7 @@ mod tests {
         });
         assert!(matches!(outcome, Err(Error::Interrupted(_))), "{outcome:?}");
         assert!(
-            handed >= 2 * SEQUENCE_BLOCK && handed < 4 * SEQUENCE_BLOCK,
+            (2 * SEQUENCE_BLOCK..4 * SEQUENCE_BLOCK).contains(&handed),
             "{handed}"
         );
         assert_eq!(
