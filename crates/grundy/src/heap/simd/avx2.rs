@@ -269,35 +269,51 @@ unsafe fn compare<const K: usize>(
     a
 }
 
-/// For 16 words below 64: in each 64-bit lane, bits `1 << w` for some of
-/// them, so that the OR of the lanes has every word's bit.
+/// The bits of 16 words below 64, as two halves of a 64-bit set: in each
+/// 32-bit lane of `low`, bits `1 << w` for words below 32; of `high`, bits
+/// `1 << (w - 32)` for the others. The OR of the lanes (low, then high
+/// shifted up) has every word's bit.
 ///
-/// The words are masked to six bits first, which changes nothing for words
-/// below 64 but tells the compiler so: `_mm256_sllv_epi64` is written as a
-/// shift that gives 0 from 64 on, and without the mask the compiler adds a
-/// comparison and a blend per four words to honour that.
+/// Everything stays within 128-bit halves: the words are widened by
+/// unpacking with zero (words 0-3 of each half to dwords, then 4-7) and
+/// shifted by `vpsllvd`, which gives 0 for counts of 32 and more, so each
+/// word sets a bit in one half only (`w - 32` wraps to a huge count for
+/// small words). Widening to 64-bit lanes instead takes lane-crossing
+/// `vpmovzxwq ymm` shuffles, which compete for the shuffle port; on AMD's
+/// Zen 3 a 256-bit lane-crossing shuffle also costs more than an in-lane
+/// unpack. Dword `d` of a 128-bit half holds word `d` (or `d + 4`) of each
+/// 64-bit lane, which [`Avx2::rare_span`] relies on.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn word_bits(v: __m256i) -> __m256i {
-    let ones = _mm256_set1_epi64x(1);
+unsafe fn word_bits(v: __m256i) -> (__m256i, __m256i) {
     let v = _mm256_and_si256(v, _mm256_set1_epi16(63));
-    let low = _mm256_castsi256_si128(v);
-    let high = _mm256_extracti128_si256::<1>(v);
-    let q0 = _mm256_cvtepu16_epi64(low);
-    let q1 = _mm256_cvtepu16_epi64(_mm_unpackhi_epi64(low, low));
-    let q2 = _mm256_cvtepu16_epi64(high);
-    let q3 = _mm256_cvtepu16_epi64(_mm_unpackhi_epi64(high, high));
-    _mm256_or_si256(
-        _mm256_or_si256(_mm256_sllv_epi64(ones, q0), _mm256_sllv_epi64(ones, q1)),
-        _mm256_or_si256(_mm256_sllv_epi64(ones, q2), _mm256_sllv_epi64(ones, q3)),
-    )
+    let zero = _mm256_setzero_si256();
+    let a = _mm256_unpacklo_epi16(v, zero);
+    let b = _mm256_unpackhi_epi16(v, zero);
+    let ones = _mm256_set1_epi32(1);
+    let thirty_two = _mm256_set1_epi32(32);
+    let low = _mm256_or_si256(_mm256_sllv_epi32(ones, a), _mm256_sllv_epi32(ones, b));
+    let high = _mm256_or_si256(
+        _mm256_sllv_epi32(ones, _mm256_sub_epi32(a, thirty_two)),
+        _mm256_sllv_epi32(ones, _mm256_sub_epi32(b, thirty_two)),
+    );
+    (low, high)
 }
 
-/// The OR of the four 64-bit lanes.
+/// The 64-bit set of [`word_bits`]' halves: the OR of `low`'s 32-bit lanes,
+/// and above it the OR of `high`'s.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn or_lanes(v: __m256i) -> u64 {
-    let x = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+unsafe fn or_lanes(low: __m256i, high: __m256i) -> u64 {
+    // Low lanes in the low dword of each qword, high lanes in the high one.
+    let both = _mm256_or_si256(
+        _mm256_blend_epi32::<0b1010_1010>(low, _mm256_slli_epi64::<32>(high)),
+        _mm256_blend_epi32::<0b1010_1010>(_mm256_srli_epi64::<32>(low), high),
+    );
+    let x = _mm_or_si128(
+        _mm256_castsi256_si128(both),
+        _mm256_extracti128_si256::<1>(both),
+    );
     (_mm_cvtsi128_si64(x) | _mm_extract_epi64::<1>(x)) as u64
 }
 
@@ -326,14 +342,19 @@ impl super::SmallSets for Avx2 {
         // Words of a 64-bit lane: partners for k = kmax, kmax - 1, ...; in
         // the bits, 64-bit lane j holds the options for k = kmax - j of every
         // heap, kept only if that split size is a move.
-        let keep = _mm256_setr_epi64x(
-            -i64::from(ks & 1),
-            -i64::from(ks >> 1 & 1),
-            -i64::from(ks >> 2 & 1),
-            -i64::from(ks >> 3 & 1),
+        // Dword d of each 128-bit half holds word d of a 64-bit lane.
+        let keep = _mm256_setr_epi32(
+            -i32::from(ks & 1),
+            -i32::from(ks >> 1 & 1),
+            -i32::from(ks >> 2 & 1),
+            -i32::from(ks >> 3 & 1),
+            -i32::from(ks & 1),
+            -i32::from(ks >> 1 & 1),
+            -i32::from(ks >> 2 & 1),
+            -i32::from(ks >> 3 & 1),
         );
         let base = table.as_ptr().add(n - kmax);
-        let mut bits = _mm256_setzero_si256();
+        let (mut low, mut high) = (_mm256_setzero_si256(), _mm256_setzero_si256());
         let mut i = 0;
         while i + 4 <= rare.len() {
             // Four partners of each of four rare heaps, one load each.
@@ -347,11 +368,12 @@ impl super::SmallSets for Avx2 {
                 _mm256_cvtepu32_epi64(_mm_loadu_si128(values.as_ptr().add(i) as *const __m128i));
             let own = _mm256_or_si256(own, _mm256_slli_epi64::<16>(own));
             let own = _mm256_or_si256(own, _mm256_slli_epi64::<32>(own));
-            bits = _mm256_or_si256(bits, word_bits(_mm256_xor_si256(partners, own)));
+            let (l, h) = word_bits(_mm256_xor_si256(partners, own));
+            low = _mm256_or_si256(low, l);
+            high = _mm256_or_si256(high, h);
             i += 4;
         }
-        let bits = _mm256_and_si256(bits, keep);
-        let mut word = or_lanes(bits);
+        let mut word = or_lanes(_mm256_and_si256(low, keep), _mm256_and_si256(high, keep));
         for j in 0..4 {
             if ks & (1 << j) != 0 {
                 word |= super::Portable::rare_set(table, &rare[i..], &values[i..], n - (kmax - j));
@@ -362,21 +384,22 @@ impl super::SmallSets for Avx2 {
 
     #[inline(always)]
     unsafe fn pair_set(table: *const u16, m: usize, a: usize) -> u64 {
-        let bits = _mm256_or_si256(
-            word_bits(splits16(table, m, a)),
-            word_bits(splits16(table, m, a + 16)),
-        );
-        or_lanes(bits)
+        let (l0, h0) = word_bits(splits16(table, m, a));
+        let (l1, h1) = word_bits(splits16(table, m, a + 16));
+        or_lanes(_mm256_or_si256(l0, l1), _mm256_or_si256(h0, h1))
     }
 
     #[inline(always)]
     unsafe fn pair_sets(table: *const u16, n: usize, ks: &[usize], a: usize) -> u64 {
-        let mut bits = _mm256_setzero_si256();
+        let (mut low, mut high) = (_mm256_setzero_si256(), _mm256_setzero_si256());
         for &k in ks {
             let m = n - k;
-            bits = _mm256_or_si256(bits, word_bits(splits16(table, m, a)));
-            bits = _mm256_or_si256(bits, word_bits(splits16(table, m, a + 16)));
+            for at in [a, a + 16] {
+                let (l, h) = word_bits(splits16(table, m, at));
+                low = _mm256_or_si256(low, l);
+                high = _mm256_or_si256(high, h);
+            }
         }
-        or_lanes(bits)
+        or_lanes(low, high)
     }
 }
