@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Side-by-side speed of `grundy seq` and Beling's ogsolve (crates.io) on the
-# octal games of issue 5, with every value compared, not a sample.
+# octal games 0.6, 0.16, 0.1777 and 0.007, with every value compared, not a
+# sample.
 #
 #   bench/vs-ogsolve.sh            # the full set (several minutes per path)
 #   bench/vs-ogsolve.sh quick      # small sizes only
@@ -46,7 +47,12 @@ else
     if GRUNDY_SIMD=$p "$grundy" value nim 1 > /dev/null 2>&1; then paths="$paths $p"; fi
   done
 fi
-echo "processor: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
+# The processor, so that a figure is never taken for another's: its name,
+# family and model numbers, and the vector extensions it really has (a
+# path forced with GRUNDY_SIMD on a bigger processor is not that processor).
+cpu_field() { sed -n "s/^$1[[:space:]]*: *//p" /proc/cpuinfo | head -1; }
+echo "processor: $(cpu_field 'model name') (family $(cpu_field 'cpu family'), model $(cpu_field model), stepping $(cpu_field stepping))"
+echo "vector flags: $(cpu_field flags | tr ' ' '\n' | grep -E '^(avx2|avx512f|avx512bw|avx512vl|avx512vbmi)$' | tr '\n' ' ')"
 echo "paths:$paths"
 
 printf '%-8s %10s %-9s %10s %10s %8s  %s\n' game n path ours ogsolve ratio values

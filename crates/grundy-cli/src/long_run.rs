@@ -116,4 +116,7 @@ pub fn show_progress(sum: &mut grundy::sum::Sum, flags: &RunFlags) {
         let label = family.spec();
         family.configure_long_run(long_run(flags, &label));
     }
+    // Searches over the whole sum (misère play) report and stop too.
+    let whole = long_run(flags, "misère search");
+    sum.watch(whole.interrupted, whole.progress);
 }

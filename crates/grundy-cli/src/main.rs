@@ -37,10 +37,18 @@ struct Limits {
     /// nodekayles): bytes, or a number with K, M or G.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
     tt_size: usize,
+    /// Give up when grundy holds more memory than this while remembering
+    /// positions: bytes, or a number with K, M or G (default: half of this
+    /// machine's memory).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_memory: Option<usize>,
 }
 
 impl Limits {
+    /// The library's settings; also sets the process's memory budget, which
+    /// every search of this command shares.
     fn settings(&self) -> Settings {
+        grundy::memory::set_budget(self.max_memory.unwrap_or(0) as u64);
         Settings {
             max_states: self.max_states,
             tt_bytes: self.tt_size,
@@ -259,8 +267,44 @@ enum NimberOp {
 /// The stack of the thread that does the work (address space, not memory).
 const WORKER_STACK: usize = 1 << 30;
 
+/// Marks a position that begins with a minus sign (`-1,2`), so that the
+/// argument parser does not read it as a flag and the game's own check
+/// answers for it ("outside the board"). Whole negative numbers need no mark
+/// (`allow_negative_numbers`); the mark is taken off again by [`unmark`].
+const NEGATIVE_MARK: char = '\u{1}';
+
+/// The command line, with positions such as `-1,2` marked (see
+/// [`NEGATIVE_MARK`]) after the commands that take positions.
+fn marked_args() -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let takes_positions = args
+        .get(1)
+        .is_some_and(|c| c == "value" || c == "play" || c == "explain");
+    if takes_positions {
+        for arg in args.iter_mut().skip(2) {
+            let Some(text) = arg.to_str() else { continue };
+            let mut chars = text.chars();
+            let negative = chars.next() == Some('-')
+                && chars.next().is_some_and(|c| c.is_ascii_digit())
+                && !text[1..].chars().all(|c| c.is_ascii_digit());
+            if negative {
+                *arg = format!("{NEGATIVE_MARK}{text}").into();
+            }
+        }
+    }
+    args
+}
+
+/// A position as typed, without [`NEGATIVE_MARK`].
+fn unmark(text: String) -> String {
+    match text.strip_prefix(NEGATIVE_MARK) {
+        Some(rest) => rest.to_string(),
+        None => text,
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(marked_args()) {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
@@ -340,6 +384,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             run,
             limits,
         } => {
+            let sum: Vec<String> = sum.into_iter().map(unmark).collect();
             let mut sum = spec::parse_sum(&sum, limits.settings())?;
             long_run::show_progress(&mut sum, &run);
             let (find, shown) = move_limits(max_moves);
@@ -357,6 +402,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             first,
             limits,
         } => {
+            let sum: Vec<String> = sum.into_iter().map(unmark).collect();
             let mut sum = spec::parse_sum(&sum, limits.settings())?;
             long_run::show_progress(&mut sum, &long_run::RunFlags::default());
             let stdin = std::io::stdin();
@@ -371,6 +417,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             run,
             limits,
         } => {
+            let sum: Vec<String> = sum.into_iter().map(unmark).collect();
             let mut sum = spec::parse_sum(&sum, limits.settings())?;
             long_run::show_progress(&mut sum, &run);
             let (find, shown) = move_limits(max_moves);
@@ -464,7 +511,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             limits,
         } => {
             let mut family = spec::parse_game(&game, limits.settings())?;
-            let position = family.parse(&position)?;
+            let position = family.parse(&unmark(position))?;
             let object = grundy::json::explain_object(family.as_mut(), &position)?;
             if json {
                 writeln!(out, "{object}")

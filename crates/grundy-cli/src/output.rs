@@ -156,6 +156,12 @@ pub enum SeqFormat {
 }
 
 /// `grundy seq`, streamed: values are written as they are produced.
+///
+/// What can be checked before the first value (a game without heap
+/// positions) is refused before anything is printed. Work that fails later
+/// (a budget, Ctrl-C) leaves stdout whole: JSON is closed with the values
+/// computed so far and an `"error"` key, CSV and text end after the last
+/// whole line; the error goes to stderr and the exit status is not 0.
 pub fn sequence(
     out: &mut impl Write,
     family: &mut dyn grundy::family::Family,
@@ -163,6 +169,10 @@ pub fn sequence(
     to: u64,
     format: SeqFormat,
 ) -> Result<(), Failure> {
+    if !family.is_heap_game() {
+        // The family's own refusal, before any output.
+        family.sequence(from, from, &mut |_, _| Ok(()))?;
+    }
     let mut write_error = None;
     let mut first = true;
     let io = |r: io::Result<()>, slot: &mut Option<io::Error>| -> grundy::Result<()> {
@@ -200,7 +210,20 @@ pub fn sequence(
     if let Some(e) = write_error {
         return Err(io_error(e));
     }
-    result?;
+    if let Err(e) = result {
+        match format {
+            SeqFormat::Json => writeln!(
+                out,
+                "],\"error\":{}}}",
+                serde_json::Value::String(e.to_string())
+            ),
+            SeqFormat::Csv => Ok(()),
+            SeqFormat::Text if first => Ok(()),
+            SeqFormat::Text => writeln!(out),
+        }
+        .map_err(io_error)?;
+        return Err(e.into());
+    }
     match format {
         SeqFormat::Json => writeln!(out, "]}}"),
         SeqFormat::Csv => Ok(()),
@@ -574,7 +597,9 @@ pub fn misere_text(
         analysis.method
     )?;
     if analysis.winning_moves.is_empty() {
-        if analysis.winner == grundy::sum::Winner::First {
+        // With moves asked for, a first-player win without one is a sum
+        // with no moves at all; with none asked for, say nothing of them.
+        if analysis.winner == grundy::sum::Winner::First && shown > 0 {
             writeln!(out, "no move is needed: the previous player moved last")?;
         }
         return Ok(());

@@ -187,8 +187,14 @@ pub fn run(
     } else {
         Turn::Computer
     };
+    // The components before each move made, with who made it; undo pops them.
     let mut history: Vec<(Vec<Component>, Turn)> = Vec::new();
+    // How often each position (with the player to move) has been reached by
+    // the moves on the board now: the start, then one count a move. Undo takes
+    // back the counts of the moves it takes back, so only moves repeat.
     let mut seen: HashMap<(String, Turn), u32> = HashMap::new();
+    let mut reached: Vec<(String, Turn)> = Vec::new();
+    let mut arrived = true;
     let play = if misere {
         "misère play: whoever moves last loses"
     } else {
@@ -199,12 +205,17 @@ pub fn run(
         writeln!(out).map_err(io_error)?;
         board(out, sum).map_err(io_error)?;
         writeln!(out, "position: {}", positions(sum)).map_err(io_error)?;
-        let repeats = seen.entry((positions(sum), turn)).or_insert(0);
-        *repeats += 1;
-        if *repeats >= 3 {
-            writeln!(out, "the same position has come up three times: a draw").map_err(io_error)?;
-            writeln!(out, "winner: none").map_err(io_error)?;
-            return out.flush().map_err(io_error);
+        if std::mem::take(&mut arrived) {
+            let key = (positions(sum), turn);
+            let repeats = seen.entry(key.clone()).or_insert(0);
+            *repeats += 1;
+            reached.push(key);
+            if *repeats >= 3 {
+                writeln!(out, "the same position has come up three times: a draw")
+                    .map_err(io_error)?;
+                writeln!(out, "winner: none").map_err(io_error)?;
+                return out.flush().map_err(io_error);
+            }
         }
         if legal_moves(sum)?.is_empty() {
             // The player to move cannot: in normal play they lose.
@@ -263,30 +274,35 @@ pub fn run(
                                 .map_err(io_error)?,
                         }
                         // Show the same position again.
-                        *seen.get_mut(&(positions(sum), turn)).expect("counted") -= 1;
                         continue;
                     }
                     "undo" => {
-                        // Back to the person's previous turn.
-                        while let Some((components, was)) = history.pop() {
-                            sum.set_components(components);
-                            if was == Turn::Person {
-                                break;
-                            }
+                        // Back to the person's previous turn, if they had one.
+                        let Some(last) = history.iter().rposition(|(_, was)| *was == Turn::Person)
+                        else {
+                            writeln!(out, "nothing to undo: you have not moved yet")
+                                .map_err(io_error)?;
+                            continue;
+                        };
+                        let (components, _) = history[last].clone();
+                        let taken_back = history.len() - last;
+                        history.truncate(last);
+                        for _ in 0..taken_back {
+                            let key = reached.pop().expect("one count a move");
+                            *seen.get_mut(&key).expect("counted") -= 1;
                         }
+                        sum.set_components(components);
                         turn = Turn::Person;
-                        writeln!(out, "undone").map_err(io_error)?;
+                        let noun = if taken_back == 1 { "move" } else { "moves" };
+                        writeln!(out, "undone: {taken_back} {noun} taken back")
+                            .map_err(io_error)?;
                         continue;
                     }
-                    "" => {
-                        *seen.get_mut(&(positions(sum), turn)).expect("counted") -= 1;
-                        continue;
-                    }
+                    "" => continue,
                     text => match parse_move(sum, text) {
                         Ok(mv) => mv,
                         Err(why) => {
                             writeln!(out, "{why}; try again").map_err(io_error)?;
-                            *seen.get_mut(&(positions(sum), turn)).expect("counted") -= 1;
                             continue;
                         }
                     },
@@ -313,5 +329,105 @@ pub fn run(
         } else {
             Turn::Person
         };
+        arrived = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy::family::Settings;
+    use grundy::spec::parse_sum;
+    use proptest::prelude::*;
+
+    /// Plays `lines` as the person's input and returns everything printed.
+    fn transcript(words: &[&str], first: First, lines: &[String]) -> String {
+        let args: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        let mut sum = parse_sum(&args, Settings::default()).unwrap();
+        let input = lines.join("\n") + "\n";
+        let mut out = Vec::new();
+        run(
+            &mut sum,
+            false,
+            first,
+            1_000_000,
+            &mut input.as_bytes(),
+            &mut out,
+        )
+        .unwrap_or_else(|_| panic!("play failed"));
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn undo_with_nothing_to_undo_changes_nothing() {
+        let text = transcript(
+            &["nim", "3", "4", "5"],
+            First::Me,
+            &["undo".into(), "undo".into()],
+        );
+        assert_eq!(text.matches("nothing to undo").count(), 2, "{text}");
+        assert!(!text.contains("winner"), "{text}");
+        // The computer moved first: its move is not the person's to take back.
+        let text = transcript(&["nim", "3", "4", "5"], First::Computer, &["undo".into()]);
+        assert!(text.contains("nothing to undo"), "{text}");
+        assert_eq!(text.matches("computer plays").count(), 1, "{text}");
+    }
+
+    #[test]
+    fn undo_takes_back_the_persons_move_and_the_reply() {
+        let text = transcript(
+            &["nim", "3", "4", "5"],
+            First::Me,
+            &["1:0".into(), "undo".into()],
+        );
+        assert!(text.contains("undone: 2 moves taken back"), "{text}");
+        let last = text.rsplit("position:").next().unwrap();
+        assert!(last.trim_start().starts_with("3 4 5"), "{text}");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Nim cannot draw: no mix of moves, undos and hints makes it one.
+        #[test]
+        fn moves_and_undos_never_draw_an_acyclic_game(
+            script in proptest::collection::vec((0u8..4, 1usize..4, 0u64..6), 0..40),
+            computer_first in any::<bool>(),
+        ) {
+            let lines: Vec<String> = script
+                .iter()
+                .map(|&(kind, component, heap)| match kind {
+                    0 => "undo".to_string(),
+                    1 => "hint".to_string(),
+                    _ => format!("{component}:{heap}"),
+                })
+                .collect();
+            let first = if computer_first { First::Computer } else { First::Me };
+            let text = transcript(&["nim", "3", "4", "5"], first, &lines);
+            prop_assert!(!text.contains("winner: none"), "{}", text);
+            prop_assert!(!text.contains("three times"), "{}", text);
+        }
+    }
+
+    /// In a loopy game, undoing at the same position over and over is no
+    /// repetition; moves that come back to it are.
+    #[test]
+    fn in_a_loopy_game_only_moves_repeat_a_position() {
+        let dir = std::env::temp_dir().join(format!("grundy-play-undo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let graph = dir.join("g.txt");
+        std::fs::write(&graph, "x y\ny x\n").unwrap();
+        let spec = format!("dag:{}", graph.display());
+        let mut lines = vec![];
+        for _ in 0..5 {
+            lines.push("1:y".to_string());
+            lines.push("undo".to_string());
+        }
+        let text = transcript(&[&spec, "x"], First::Me, &lines);
+        assert!(!text.contains("winner: none"), "{text}");
+        assert_eq!(text.matches("undone: 2 moves").count(), 5, "{text}");
+        // Moves alone: x (start), x after two moves, x after four: a draw.
+        let text = transcript(&[&spec, "x"], First::Me, &["1:y".into(), "1:y".into()]);
+        assert!(text.contains("winner: none"), "{text}");
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

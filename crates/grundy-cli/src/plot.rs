@@ -12,6 +12,7 @@
 //! (no font files, no system libraries), so label areas have room to spare.
 
 use crate::Failure;
+use grundy::columns::MinMax;
 use grundy::family::{Family, Move};
 use grundy::period::PeriodReport;
 use grundy::{Error, Value};
@@ -41,103 +42,6 @@ const PREPERIOD: RGBColor = RGBColor(200, 30, 30);
 const PERIOD: RGBColor = RGBColor(255, 170, 60);
 const GRID: RGBColor = RGBColor(228, 228, 228);
 const NOT_A_NUMBER: RGBColor = RGBColor(190, 190, 190);
-
-/// For each of a fixed number of columns splitting heaps `from..=to` into
-/// equal spans, the smallest and largest value seen. When there are no more
-/// heaps than columns, each heap has its own column and its exact value.
-pub struct MinMax {
-    from: u64,
-    /// Heaps in `from..=to`.
-    count: u128,
-    min: Vec<u64>,
-    max: Vec<u64>,
-    /// The column of the last heap pushed, and the offsets it spans.
-    column: usize,
-    start: u128,
-    next: u128,
-}
-
-impl MinMax {
-    /// Columns for heaps `from..=to`: `columns` of them, or one a heap if fewer.
-    pub fn new(from: u64, to: u64, columns: usize) -> Self {
-        assert!(from <= to, "an empty range");
-        let count = u128::from(to - from) + 1;
-        let columns = (columns.max(1) as u128).min(count) as usize;
-        let mut m = MinMax {
-            from,
-            count,
-            min: vec![u64::MAX; columns],
-            max: vec![0; columns],
-            column: 0,
-            start: 0,
-            next: 0,
-        };
-        m.next = m.start_of(1);
-        m
-    }
-
-    /// How many columns there are.
-    pub fn columns(&self) -> usize {
-        self.min.len()
-    }
-
-    /// Whether some column stands for more than one heap.
-    pub fn downsampled(&self) -> bool {
-        (self.columns() as u128) < self.count
-    }
-
-    /// The offset (heap - from) at which column `c` starts: the smallest
-    /// offset `o` with `o * columns / count >= c`.
-    fn start_of(&self, c: usize) -> u128 {
-        (c as u128 * self.count).div_ceil(self.columns() as u128)
-    }
-
-    /// The column of heap `n`.
-    pub fn column_of(&self, n: u64) -> usize {
-        (u128::from(n - self.from) * self.columns() as u128 / self.count) as usize
-    }
-
-    /// The heaps of column `c`: first and last.
-    pub fn heaps(&self, c: usize) -> (u64, u64) {
-        let first = self.from as u128 + self.start_of(c);
-        let last = self.from as u128 + self.start_of(c + 1) - 1;
-        (first as u64, last as u64)
-    }
-
-    /// Records G(n) = `value`; heaps outside the range are ignored.
-    #[inline]
-    pub fn push(&mut self, n: u64, value: u64) {
-        let Some(offset) = n.checked_sub(self.from).map(u128::from) else {
-            return;
-        };
-        if offset >= self.count {
-            return;
-        }
-        if offset < self.start || offset >= self.next {
-            // Heaps come in order: this happens once a column.
-            self.column = self.column_of(n);
-            self.start = self.start_of(self.column);
-            self.next = self.start_of(self.column + 1);
-        }
-        let c = self.column;
-        self.min[c] = self.min[c].min(value);
-        self.max[c] = self.max[c].max(value);
-    }
-
-    /// The smallest and largest value of column `c`, if any heap reached it.
-    pub fn range(&self, c: usize) -> Option<(u64, u64)> {
-        (self.min[c] <= self.max[c]).then(|| (self.min[c], self.max[c]))
-    }
-
-    /// The largest value seen.
-    pub fn max_value(&self) -> u64 {
-        (0..self.columns())
-            .filter_map(|c| self.range(c))
-            .map(|(_, hi)| hi)
-            .max()
-            .unwrap_or(0)
-    }
-}
 
 /// A family whose sequence also fills a [`MinMax`] on its way to the sink.
 struct Tee<'a> {
@@ -967,56 +871,6 @@ fn draw_table(root: &DrawingArea<SVGBackend, Shift>, spec: &str, t: &TableLayout
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// Every value lies in its column's [min, max], each column's min and
-        /// max are values of its heaps, and the columns tile the range.
-        #[test]
-        fn min_max_columns_hold_every_value(
-            from in 0u64..1000,
-            values in proptest::collection::vec(0u64..50, 1..3000),
-            columns in 1usize..200,
-        ) {
-            let to = from + values.len() as u64 - 1;
-            let mut m = MinMax::new(from, to, columns);
-            for (i, v) in values.iter().enumerate() {
-                m.push(from + i as u64, *v);
-            }
-            prop_assert_eq!(m.columns(), columns.min(values.len()));
-            let mut next = from;
-            for c in 0..m.columns() {
-                let (first, last) = m.heaps(c);
-                prop_assert_eq!(first, next);
-                prop_assert!(first <= last);
-                next = last + 1;
-                let own: Vec<u64> = (first..=last).map(|n| values[(n - from) as usize]).collect();
-                let (lo, hi) = m.range(c).expect("every column has heaps");
-                prop_assert_eq!(lo, *own.iter().min().unwrap());
-                prop_assert_eq!(hi, *own.iter().max().unwrap());
-                for n in first..=last {
-                    prop_assert_eq!(m.column_of(n), c);
-                }
-            }
-            prop_assert_eq!(next, to + 1);
-            // Spans differ by at most one heap.
-            let spans: Vec<u64> = (0..m.columns()).map(|c| { let (a, b) = m.heaps(c); b - a + 1 }).collect();
-            prop_assert!(spans.iter().max().unwrap() - spans.iter().min().unwrap() <= 1);
-        }
-    }
-
-    #[test]
-    fn min_max_ignores_heaps_outside_and_jumps() {
-        let mut m = MinMax::new(10, 29, 4);
-        m.push(9, 100);
-        m.push(30, 100);
-        m.push(25, 7);
-        m.push(10, 3);
-        assert_eq!(m.range(0), Some((3, 3)));
-        assert_eq!(m.range(3), Some((7, 7)));
-        assert_eq!(m.range(1), None);
-        assert_eq!(m.max_value(), 7);
-    }
 
     #[test]
     fn ticks_are_round_and_few() {

@@ -5,7 +5,7 @@ mod common;
 use common::{fails, json, stdout};
 
 #[test]
-fn the_issue_example_as_text() {
+fn the_contract_example_as_text() {
     let text = stdout(&["value", "sub:1,2,3", "3", "4", "5"]);
     assert!(text.contains("grundy 3"), "{text}");
     assert!(text.contains("nim-sum 2: first player wins"), "{text}");
@@ -14,7 +14,7 @@ fn the_issue_example_as_text() {
 }
 
 #[test]
-fn the_issue_example_as_json() {
+fn the_contract_example_as_json() {
     let v = json(&["value", "sub:1,2,3", "3", "4", "5", "--json"]);
     let grundy: Vec<u64> = v["components"]
         .as_array()
@@ -243,4 +243,184 @@ fn nimber_arithmetic() {
         &["nimber", "mul", "5", "18446744073709551616"],
         "beyond 2^64",
     );
+}
+
+/// Runs `grundy ARGS` and returns (exit status, stdout, stderr).
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn sequences_of_games_without_heaps_print_nothing_before_the_refusal() {
+    for args in [
+        &["seq", "treblecross", "--to", "2679", "--json"][..],
+        &["seq", "cram:3x5", "--to", "10", "--csv"],
+        &["seq", "knight:8", "--to", "100", "--csv"],
+        &["seq", "choco:2x3", "--to", "10", "--json"],
+    ] {
+        let (code, out, err) = run(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert_eq!(out, "", "{args:?} printed before its refusal");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_sequence_that_fails_midway_leaves_valid_json() {
+    let dir = std::env::temp_dir().join(format!("grundy-seq-fail-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("grow.rhai");
+    std::fs::write(
+        &path,
+        "fn moves(n) { let out = []; for k in 1..=n { out.push(n - k); } out }\n",
+    )
+    .unwrap();
+    let spec = format!("script:{}", path.display());
+    let (code, out, err) = run(&[
+        "seq",
+        &spec,
+        "--to",
+        "3000",
+        "--json",
+        "--max-states",
+        "1000",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    let object: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let values = object["values"].as_array().unwrap();
+    assert_eq!(values.len(), 1000);
+    assert!(values.iter().enumerate().all(|(n, v)| v == n));
+    assert!(object["error"].as_str().unwrap().contains("state budget"));
+    assert!(err.contains("state budget"), "{err}");
+    // CSV ends after its last whole line.
+    let (code, out, _) = run(&[
+        "seq",
+        &spec,
+        "--to",
+        "3000",
+        "--csv",
+        "--max-states",
+        "1000",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(out.ends_with("999,999\n"), "{}", &out[out.len() - 20..]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn misere_sums_answer_refuse_or_stop_on_ctrl_c() {
+    // Too large for genus theory or search: refused at once, saying why.
+    let started = std::time::Instant::now();
+    fails(
+        &["value", "hex:0.8C", "159000446742", "--misere"],
+        "try smaller heaps",
+    );
+    assert!(started.elapsed().as_secs() < 10);
+    // A long misère search stops on Ctrl-C with exit status 130.
+    let bin = assert_cmd::cargo::cargo_bin("grundy");
+    let child = std::process::Command::new(&bin)
+        .args([
+            "value", "4.442", "23", "99363", "31792", "+", "div:7", "19", "36", "33", "--misere",
+        ])
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+}
+
+#[test]
+fn misere_without_moves_asked_says_nothing_of_them() {
+    let text = stdout(&["value", "nim", "1", "1", "--misere", "--max-moves", "0"]);
+    assert!(text.contains("first player wins"), "{text}");
+    assert!(!text.contains("no move is needed"), "{text}");
+    // An empty misère sum: the player to move has won.
+    let text = stdout(&["value", "nim", "0", "--misere"]);
+    assert!(text.contains("no move is needed"), "{text}");
+}
+
+#[test]
+fn negative_positions_reach_the_games_own_check() {
+    fails(&["value", "knight:8", "-1,2"], "off the 8x8 board");
+    fails(&["explain", "knight:8", "-1,2"], "off the 8x8 board");
+    fails(
+        &["value", "knight:8", "3,4", "+", "knight:8", "3,-2"],
+        "off the 8x8 board",
+    );
+    // Flags still work after positions.
+    let object = json(&["value", "knight:8", "3,4", "--max-moves", "1", "--json"]);
+    assert_eq!(object["nim_sum"], 4);
+    fails(&["value", "knight:8", "3,4", "--bogus"], "--bogus");
+}
+
+#[test]
+fn refusals_name_the_real_fault() {
+    fails(&["value", "sub:-1", "5"], "negative");
+    fails(&["value", "sub:1,-3", "5"], "negative");
+    fails(&["value", "div:2,-3", "5"], "negative");
+    // 0.07's period is known, but proving it needs more than one heap.
+    fails(
+        &["value", "0.07", "300", "--max-states", "1"],
+        "no period was proven within that budget",
+    );
+}
+
+#[test]
+fn cram_strips_are_dawsons_kayles() {
+    let dawson: Vec<u64> = json(&["seq", "0.07", "--to", "1000", "--json"])["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    // Boards one cell wide, searched (a row of 64 once spun in a shift).
+    for n in [2, 17, 63, 64, 100, 128] {
+        for board in [format!("1x{n}"), format!("{n}x1")] {
+            let object = json(&["value", "cram", &board, "--json", "--max-moves", "0"]);
+            assert_eq!(object["nim_sum"], dawson[n], "{board}");
+        }
+    }
+    // Longer strips are played as the octal game itself.
+    for n in [129, 200, 1000] {
+        let object = json(&[
+            "value",
+            "cram",
+            &format!("1x{n}"),
+            "--json",
+            "--max-moves",
+            "0",
+        ]);
+        assert_eq!(object["nim_sum"], dawson[n], "1x{n}");
+        assert_eq!(object["components"][0]["game"], "0.07");
+    }
+    let row = format!("{}#{}", ".".repeat(70), ".".repeat(9));
+    let object = json(&["value", "cram", &row, "--json", "--max-moves", "0"]);
+    assert_eq!(object["nim_sum"], dawson[70] ^ dawson[9]);
+    // The table of strips, and a board two rows of 64 wide.
+    let table = json(&["table", "cram:1x64", "--json"]);
+    let row: Vec<u64> = table["table"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(row, dawson[1..=64].to_vec());
+    let object = json(&["value", "cram", "2x64", "--json", "--max-moves", "0"]);
+    assert_eq!(object["nim_sum"], 0, "even by even: the half turn answers");
 }

@@ -172,6 +172,34 @@ fn bad_scripts_are_one_line() {
             "runtime.rhai:2:",
         ),
         ("endless.rhai", "fn moves(n) { loop { } }\n", "operations"),
+        // Where Rhai knows no line, the function is named and no 0:0 is made up.
+        (
+            "helper-loop.rhai",
+            "fn helper(n) { loop { n += 1; } }\nfn moves(n) { helper(n) }\n",
+            "helper-loop.rhai: in fn moves: ran for more than",
+        ),
+        (
+            "deep.rhai",
+            "fn f(n) { f(n + 1) }\nfn moves(n) { f(n) }\n",
+            "in fn moves: calls went too deep",
+        ),
+        // An error inside a called function names that function and its line.
+        (
+            "inner.rhai",
+            "fn helper(n) {\n  n.nothing()\n}\nfn moves(n) { helper(n) }\n",
+            "inner.rhai:2:",
+        ),
+        // Types in the script's words, not Rust's.
+        (
+            "number.rhai",
+            "fn moves(n) { 5 }\n",
+            "moves must return an array of options, not an integer",
+        ),
+        (
+            "float.rhai",
+            "fn moves(n) { [1.5] }\n",
+            "not a floating-point number",
+        ),
         ("none.rhai", "fn other(n) { [] }\n", "must define fn moves"),
         (
             "split-cycle.rhai",
@@ -191,7 +219,85 @@ fn bad_scripts_are_one_line() {
             err.contains(needle) && err.lines().count() == 1,
             "{name}: {err}"
         );
+        assert!(
+            !err.contains(":0:0") && !err.contains("i64"),
+            "{name}: {err}"
+        );
     }
+}
+
+/// Sends SIGINT to a running `grundy ARGS` after `after`, and returns its
+/// exit status, stderr and how long it took to stop.
+pub fn interrupted(args: &[&str], after: std::time::Duration) -> (Option<i32>, String, f64) {
+    let bin = assert_cmd::cargo::cargo_bin("grundy");
+    let child = std::process::Command::new(&bin)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let sent = std::time::Instant::now();
+    std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8(out.stderr).unwrap(),
+        sent.elapsed().as_secs_f64(),
+    )
+}
+
+#[test]
+fn ctrl_c_stops_a_script_that_is_running() {
+    let dir = std::env::temp_dir().join(format!("grundy-script-slow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("slow.rhai");
+    // Each call of moves does real work; 100000 calls would take minutes.
+    std::fs::write(
+        &path,
+        "fn moves(n) { let s = 0; for i in 0..200000 { s += i; } if n > 0 { [n - 1] } else { [] } }\n",
+    )
+    .unwrap();
+    let spec = format!("script:{}", path.display());
+    let (code, err, took) = interrupted(
+        &["value", &spec, "100000", "-q"],
+        std::time::Duration::from_millis(700),
+    );
+    assert_eq!(code, Some(130), "{err}");
+    assert!(
+        err.contains("interrupted") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(took < 5.0, "took {took} s to stop");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn positions_that_never_end_stop_at_the_memory_budget() {
+    let dir = std::env::temp_dir().join(format!("grundy-script-grow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("cyc.rhai");
+    // From 3, moves reach every larger number: a loopy game with no end.
+    std::fs::write(
+        &path,
+        "fn moves(n) { if n > 0 { [n - 1, n + 1] } else { [] } }\n",
+    )
+    .unwrap();
+    let spec = format!("script:{}", path.display());
+    let out = Command::cargo_bin("grundy")
+        .unwrap()
+        .args(["value", &spec, "3", "--max-memory", "150M", "-q"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.contains("memory budget of 150 MB") && err.lines().count() == 1,
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 fn grundy(args: &[&str], input: &str) -> String {

@@ -393,6 +393,35 @@ fn budgets_end_in_a_clear_error_and_the_server_goes_on() {
 }
 
 #[test]
+fn a_slow_script_stops_at_the_deadline_and_frees_its_slot() {
+    let server = Server::start(&["--seconds", "1", "--jobs", "1"]);
+    // Each call of moves does real work: 100000 calls would take minutes.
+    let slow = "fn moves(n) { let s = 0; for i in 0..200000 { s += i; } if n > 0 { [n - 1] } else { [] } }";
+    let started = std::time::Instant::now();
+    server.refused(
+        "/api/value",
+        &json!({"sum": "script:slow.rhai 100000", "files": {"slow.rhai": slow}}).to_string(),
+        400,
+        "per request",
+    );
+    // The script itself stops, so the one slot is free again at once.
+    assert!(server.comes_back(), "the slot was freed");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        started.elapsed()
+    );
+    // Misère search over a whole sum stops at the deadline too.
+    server.refused(
+        "/api/value",
+        r#"{"sum": "4.442 23 99363 31792 + div:7 19 36 33", "misere": true}"#,
+        400,
+        "per request",
+    );
+    assert!(server.comes_back(), "the slot was freed");
+}
+
+#[test]
 fn bad_requests_get_one_clear_error() {
     let server = Server::start(&[]);
     for (path, body, needle) in [

@@ -543,6 +543,9 @@ fn analyze(
                 sum.family_mut(index)
                     .configure_long_run(long_run(counters, interrupted));
             }
+            // Misère search over the whole sum stops on Ctrl-C too.
+            let whole = long_run(counters, interrupted);
+            sum.watch(whole.interrupted, whole.progress);
             report(&mut sum, misere, max_moves, max_states)
         })?;
         return report_object(py, report, &[]);

@@ -1,10 +1,10 @@
 //! The JSON API: each endpoint reads a body, runs the library under the
 //! request's budget and answers with the command line's `--json` object.
 
+use crate::jobs::Jobs;
+use crate::request::{check_range, read, Body};
 use crate::work::{ApiError, Budget, Server};
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::{DefaultBodyLimit, FromRef, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -12,14 +12,12 @@ use grundy::json;
 use grundy::play::{self, SumMove};
 use grundy::spec::{self, Sources};
 use grundy::sum::{Sum, Winner};
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json as object, Value as JsonValue};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 type Answer = Result<Json<JsonValue>, ApiError>;
-type Body = Result<Bytes, BytesRejection>;
 type Files = BTreeMap<String, String>;
 
 /// The most winning moves `/api/value` lists.
@@ -31,8 +29,33 @@ pub const SEQ_HEAPS: u64 = 1_000_001;
 /// The default `max` of `/api/period`.
 const PERIOD_MAX: u64 = 1 << 20;
 
+/// What the handlers share: the server's budgets and computation slots, and
+/// the long runs it knows. Each handler asks for the part it needs.
+#[derive(Clone)]
+struct App {
+    server: Arc<Server>,
+    jobs: Arc<Jobs>,
+}
+
+impl FromRef<App> for Arc<Server> {
+    fn from_ref(app: &App) -> Self {
+        app.server.clone()
+    }
+}
+
+impl FromRef<App> for Arc<Jobs> {
+    fn from_ref(app: &App) -> Self {
+        app.jobs.clone()
+    }
+}
+
+/// Every endpoint under `/api/`, computing within `server`'s budgets.
 pub fn routes(server: Arc<Server>) -> Router {
     let limit = server.limits.max_body;
+    let app = App {
+        server,
+        jobs: Arc::new(Jobs::default()),
+    };
     Router::new()
         .route("/api/games", get(games))
         .route("/api/value", post(value))
@@ -47,7 +70,7 @@ pub fn routes(server: Arc<Server>) -> Router {
         .route("/api/{*rest}", axum::routing::any(unknown))
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limit))
-        .with_state(server)
+        .with_state(app)
 }
 
 async fn unknown() -> ApiError {
@@ -62,22 +85,6 @@ async fn wrong_method() -> ApiError {
         StatusCode::METHOD_NOT_ALLOWED,
         "wrong method: /api/games is GET, the other endpoints take POST with a JSON body",
     )
-}
-
-/// Reads a JSON body, or says clearly what is wrong with it.
-pub fn read<T: DeserializeOwned>(body: Body, limit: usize) -> Result<T, ApiError> {
-    let bytes = body.map_err(|rejection| {
-        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!("the request is larger than the server's limit of {limit} bytes"),
-            )
-        } else {
-            ApiError::bad(format!("cannot read the request: {rejection}"))
-        }
-    })?;
-    serde_json::from_slice(&bytes)
-        .map_err(|e| ApiError::bad(format!("the request body is not the JSON expected: {e}")))
 }
 
 fn words(sum: &str) -> Vec<String> {
@@ -378,22 +385,6 @@ async fn seq(State(server): State<Arc<Server>>, body: Body) -> Answer {
             Ok(Json(object!({ "from": from, "to": to, "values": values })))
         })
         .await
-}
-
-/// Checks `from..=to` and that it holds at most `limit` heaps.
-pub fn check_range(from: u64, to: u64, limit: u64, instead: &str) -> Result<(), ApiError> {
-    if from > to {
-        return Err(ApiError::bad(format!(
-            "from {from} is after to {to}: nothing to list"
-        )));
-    }
-    if to - from >= limit {
-        return Err(ApiError::bad(format!(
-            "{} heaps is more than {limit} at once: {instead}",
-            (to - from) as u128 + 1
-        )));
-    }
-    Ok(())
 }
 
 #[derive(Deserialize)]

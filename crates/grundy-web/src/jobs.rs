@@ -1,17 +1,18 @@
-//! Long runs: a Grundy sequence of up to [`crate::Limits::max_heaps`] heaps
-//! computed in the background, with progress to poll, cancellation, a
-//! summary fit for a plot (per-column minimum and maximum, the period, the
-//! rare values) and the values to download as CSV or a b-file.
+//! Long runs: a Grundy sequence of up to
+//! [`Limits::max_heaps`](crate::work::Limits::max_heaps) heaps computed in
+//! the background, with progress to poll, cancellation, a summary fit for a
+//! plot (per-column minimum and maximum from [`grundy::columns`], the period,
+//! the rare values) and the values to download as CSV or a b-file.
 
-use crate::api::{check_range, read};
+use crate::request::{check_range, read, Body};
 use crate::work::{ApiError, Server};
 use axum::body::{Body as HttpBody, Bytes};
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{Path, State};
+use axum::extract::{FromRef, Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use grundy::columns::MinMax;
 use grundy::family::LongRun;
 use grundy::spec::{self, Sources};
 use serde::Deserialize;
@@ -30,7 +31,14 @@ const SENT: u64 = 100_000;
 /// The most plot columns a job summarises into.
 const MAX_COLUMNS: usize = 4_000;
 
-pub fn routes() -> Router<Arc<Server>> {
+/// The endpoints of long runs, for any state that holds the server and its
+/// jobs.
+pub fn routes<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<Server>: FromRef<S>,
+    Arc<Jobs>: FromRef<S>,
+{
     Router::new()
         .route("/api/jobs", post(start))
         .route("/api/jobs/{id}", get(status).delete(cancel))
@@ -157,7 +165,8 @@ struct JobRequest {
 
 async fn start(
     State(server): State<Arc<Server>>,
-    body: Result<Bytes, BytesRejection>,
+    State(jobs): State<Arc<Jobs>>,
+    body: Body,
 ) -> Result<Json<JsonValue>, ApiError> {
     let request: JobRequest = read(body, server.limits.max_body)?;
     if request.kind != "seq" {
@@ -176,7 +185,7 @@ async fn start(
     )?;
     let columns = request.columns.unwrap_or(800).clamp(1, MAX_COLUMNS);
     let permit = server.permit()?;
-    let id = (server.jobs.next.fetch_add(1, Ordering::Relaxed) + 1).to_string();
+    let id = (jobs.next.fetch_add(1, Ordering::Relaxed) + 1).to_string();
     let job = Arc::new(Job {
         id: id.clone(),
         game: request.game.clone(),
@@ -186,7 +195,7 @@ async fn start(
         cancel: Arc::new(AtomicBool::new(false)),
         outcome: Mutex::new(Outcome::Running),
     });
-    server.jobs.add(job.clone());
+    jobs.add(job.clone());
     // The time budget: past it the job is told to stop, and fails.
     let late = Arc::new(AtomicBool::new(false));
     {
@@ -256,13 +265,13 @@ fn run(
     });
     let count = to - from + 1;
     let mut values: Vec<u64> = Vec::with_capacity(count.min(DOWNLOADABLE) as usize);
-    let mut plot = Columns::new(from, count, columns);
+    let mut plot = MinMax::new(from, to, columns);
     family.sequence(from, to, &mut |n, v| {
         if job.cancel.load(Ordering::Relaxed) {
             return Err(grundy::Error::Interrupted("cancelled".into()));
         }
         job.done.store(n - from + 1, Ordering::Relaxed);
-        plot.add(n, v);
+        plot.push(n, v);
         if count <= DOWNLOADABLE {
             values.push(v);
         }
@@ -274,8 +283,13 @@ fn run(
     } else {
         None
     };
+    let mut rare_counts = vec![0u64; plot.columns()];
     if let Some(class) = rare {
-        plot.count_rare(&values, |v| class.is_rare(v as u32));
+        for (n, &v) in (from..).zip(&values) {
+            if class.is_rare(v as u32) {
+                rare_counts[plot.column_of(n)] += 1;
+            }
+        }
     }
     let period = if family.is_heap_game() {
         family
@@ -289,7 +303,7 @@ fn run(
         "game": family.spec(),
         "from": from,
         "to": to,
-        "columns": plot.to_json(),
+        "columns": columns_object(&plot, &rare_counts),
         "max_value": plot.max_value(),
         "period": period,
         "rare": rare.map(|c| json!({"mask": c.mask, "count": c.count})),
@@ -301,92 +315,33 @@ fn run(
     Ok((summary, values))
 }
 
-/// The sequence cut into columns for a plot: each column's heaps, least and
-/// greatest value, and how many of its values are rare.
-struct Columns {
-    from: u64,
-    count: u64,
-    columns: Vec<(u64, u64, u64, u64, u64)>,
-}
-
-impl Columns {
-    fn new(from: u64, count: u64, wanted: usize) -> Self {
-        Columns {
-            from,
-            count,
-            columns: Vec::with_capacity(wanted.min(count as usize)),
-        }
-        .with_width(wanted)
-    }
-
-    fn with_width(mut self, wanted: usize) -> Self {
-        let wanted = (wanted as u64).min(self.count).max(1);
-        for k in 0..wanted {
-            let first = self.from + k * self.count / wanted;
-            let last = self.from + (k + 1) * self.count / wanted - 1;
-            self.columns.push((first, last, u64::MAX, 0, 0));
-        }
-        self
-    }
-
-    fn column_of(&self, n: u64) -> usize {
-        let wanted = self.columns.len() as u64;
-        let offset = n - self.from;
-        // The first column k with first(k+1) > n.
-        let mut k = (offset as u128 * wanted as u128 / self.count as u128) as usize;
-        while k + 1 < self.columns.len() && self.columns[k + 1].0 <= n {
-            k += 1;
-        }
-        while self.columns[k].0 > n {
-            k -= 1;
-        }
-        k
-    }
-
-    fn add(&mut self, n: u64, value: u64) {
-        let k = self.column_of(n);
-        let column = &mut self.columns[k];
-        column.2 = column.2.min(value);
-        column.3 = column.3.max(value);
-    }
-
-    fn count_rare(&mut self, values: &[u64], rare: impl Fn(u64) -> bool) {
-        for (i, &v) in values.iter().enumerate() {
-            if rare(v) {
-                let k = self.column_of(self.from + i as u64);
-                self.columns[k].4 += 1;
-            }
-        }
-    }
-
-    fn max_value(&self) -> u64 {
-        self.columns.iter().map(|c| c.3).max().unwrap_or(0)
-    }
-
-    fn to_json(&self) -> JsonValue {
-        JsonValue::Array(
-            self.columns
-                .iter()
-                .map(|&(from, to, min, max, rare)| {
-                    json!({"from": from, "to": to, "min": min, "max": max, "rare": rare})
-                })
-                .collect(),
-        )
-    }
+/// Each column of the plot: its heaps, its least and greatest value, and how
+/// many of its values are rare.
+fn columns_object(plot: &MinMax, rare_counts: &[u64]) -> JsonValue {
+    JsonValue::Array(
+        (0..plot.columns())
+            .map(|c| {
+                let (from, to) = plot.heaps(c);
+                // Every column has values once the whole sequence is in.
+                let (min, max) = plot.range(c).unwrap_or((u64::MAX, 0));
+                json!({"from": from, "to": to, "min": min, "max": max, "rare": rare_counts[c]})
+            })
+            .collect(),
+    )
 }
 
 async fn status(
-    State(server): State<Arc<Server>>,
+    State(jobs): State<Arc<Jobs>>,
     Path(id): Path<String>,
 ) -> Result<Json<JsonValue>, ApiError> {
-    Ok(Json(server.jobs.find(&id)?.status()))
+    Ok(Json(jobs.find(&id)?.status()))
 }
 
 async fn cancel(
-    State(server): State<Arc<Server>>,
+    State(jobs): State<Arc<Jobs>>,
     Path(id): Path<String>,
 ) -> Result<Json<JsonValue>, ApiError> {
-    let job = server.jobs.find(&id)?;
+    let job = jobs.find(&id)?;
     job.cancel.store(true, Ordering::Relaxed);
     let mut answer = job.status();
     if answer["state"] == "running" {
@@ -395,17 +350,17 @@ async fn cancel(
     Ok(Json(answer))
 }
 
-async fn csv(State(server): State<Arc<Server>>, Path(id): Path<String>) -> Response {
-    download(&server, &id, "csv")
+async fn csv(State(jobs): State<Arc<Jobs>>, Path(id): Path<String>) -> Response {
+    download(&jobs, &id, "csv")
 }
 
-async fn b_file(State(server): State<Arc<Server>>, Path(id): Path<String>) -> Response {
-    download(&server, &id, "txt")
+async fn b_file(State(jobs): State<Arc<Jobs>>, Path(id): Path<String>) -> Response {
+    download(&jobs, &id, "txt")
 }
 
 /// The values streamed as CSV (`n,grundy`) or as an OEIS b-file (`n value`).
-fn download(server: &Server, id: &str, kind: &'static str) -> Response {
-    let (job, values) = match server.jobs.find(id).and_then(|job| {
+fn download(jobs: &Jobs, id: &str, kind: &'static str) -> Response {
+    let (job, values) = match jobs.find(id).and_then(|job| {
         let values = job.values()?;
         Ok((job, values))
     }) {
@@ -455,40 +410,4 @@ fn download(server: &Server, id: &str, kind: &'static str) -> Response {
         HttpBody::from_stream(body),
     )
         .into_response()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Columns;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// The columns cover the heaps in order without gaps, each heap falls
-        /// in the column that holds it, and each column's least and greatest
-        /// values are those of its heaps (the plain way: a scan per column).
-        #[test]
-        fn columns_partition_the_heaps_and_summarise_them(
-            from in 0u64..1_000,
-            values in proptest::collection::vec(0u64..50, 1..600),
-            wanted in 1usize..100,
-        ) {
-            let count = values.len() as u64;
-            let mut columns = Columns::new(from, count, wanted);
-            for (i, &v) in values.iter().enumerate() {
-                columns.add(from + i as u64, v);
-            }
-            prop_assert_eq!(columns.columns.len() as u64, (wanted as u64).min(count));
-            prop_assert_eq!(columns.columns[0].0, from);
-            prop_assert_eq!(columns.columns.last().unwrap().1, from + count - 1);
-            for pair in columns.columns.windows(2) {
-                prop_assert_eq!(pair[0].1 + 1, pair[1].0);
-            }
-            for &(first, last, min, max, _) in &columns.columns {
-                let slice = &values[(first - from) as usize..=(last - from) as usize];
-                prop_assert_eq!(min, *slice.iter().min().unwrap());
-                prop_assert_eq!(max, *slice.iter().max().unwrap());
-            }
-            prop_assert_eq!(columns.max_value(), *values.iter().max().unwrap());
-        }
-    }
 }

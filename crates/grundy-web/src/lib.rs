@@ -14,6 +14,7 @@
 mod api;
 mod assets;
 mod jobs;
+mod request;
 mod work;
 
 use std::net::SocketAddr;

@@ -40,11 +40,11 @@ impl Default for Limits {
     }
 }
 
-/// The server's shared state.
+/// The server's budgets and the slots that let a few computations run at
+/// once.
 pub struct Server {
     pub limits: Limits,
     permits: Arc<Semaphore>,
-    pub jobs: crate::jobs::Jobs,
 }
 
 impl Server {
@@ -52,7 +52,6 @@ impl Server {
         Server {
             permits: Arc::new(Semaphore::new(limits.heavy.max(1))),
             limits,
-            jobs: crate::jobs::Jobs::default(),
         }
     }
 
@@ -154,6 +153,8 @@ impl Budget {
         for index in families {
             sum.family_mut(index).configure_long_run(self.long_run());
         }
+        // Searches over the whole sum (misère play) stop too.
+        sum.watch(self.stop.clone(), Box::new(|_, _| {}));
     }
 }
 

@@ -19,6 +19,10 @@ use crate::solve::{SolveError, Solver};
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
+/// The memory a search's transposition table may use unless told otherwise
+/// (`--tt-size`): 1 GiB.
+pub const DEFAULT_TT_BYTES: usize = 1 << 30;
+
 /// Limits that every family honours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Settings {
@@ -32,7 +36,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             max_states: crate::solve::DEFAULT_MAX_STATES,
-            tt_bytes: crate::search::family::DEFAULT_TT_BYTES,
+            tt_bytes: DEFAULT_TT_BYTES,
         }
     }
 }
@@ -212,6 +216,7 @@ pub fn solve_error<G: Syntax>(game: &G, error: SolveError<G::Position>) -> Error
     match error {
         SolveError::Budget(limit) => Error::Budget { limit },
         SolveError::Interrupted => Error::Interrupted("interrupted".into()),
+        SolveError::Memory(message) => Error::TooLarge(message),
         SolveError::Cycle(positions) => Error::Cycle {
             positions: positions.iter().map(|p| game.format_position(p)).collect(),
         },
@@ -291,6 +296,10 @@ where
 
     fn configure_long_run(&mut self, run: LongRun) {
         self.solver.set_stop_flag(run.interrupted);
+        let mut progress = run.progress;
+        // Open-ended work: the count of positions, with no total.
+        self.solver
+            .set_progress(Box::new(move |positions| progress(positions, 0)));
     }
 
     fn value(&mut self, position: &Position) -> Result<Value> {
@@ -630,7 +639,7 @@ impl<H: HeapGame> HeapFamily<H> {
                 Ok(self.table.get(m).expect("tabulated just now") as u64)
             }
             None => Err(Error::TooLarge(format!(
-                "heap {n} of {} is beyond the state budget ({} heaps) and no period is known for this game; \
+                "heap {n} of {} is beyond the state budget ({} heaps), and no period was proven within that budget; \
                  raise --max-states, or see whether `grundy period {}` proves one",
                 self.spec, self.settings.max_states, self.spec
             ))),
@@ -701,15 +710,24 @@ impl<H: HeapGame> Family for HeapFamily<H> {
 
     fn moves(&mut self, position: &Position) -> Result<Vec<Move>> {
         let big = heap_of(position, &self.spec)?;
+        let listed = big.to_u64().filter(|n| *n <= MAX_LISTED_OPTIONS);
+        // Refused before the value is looked up, which may take long.
+        let big_options = match listed {
+            Some(_) => None,
+            None => match self.game.big_options(&big) {
+                Some(options) => Some(options),
+                None => {
+                    return Err(Error::TooLarge(format!(
+                        "heap {big} of {} has too many moves to list one by one",
+                        self.spec
+                    )))
+                }
+            },
+        };
         // Looking the value up first also checks the heap is within reach.
         self.lookup(&big)?;
-        let Some(n) = big.to_u64().filter(|n| *n <= MAX_LISTED_OPTIONS) else {
-            let Some(options) = self.game.big_options(&big) else {
-                return Err(Error::TooLarge(format!(
-                    "heap {big} of {} has too many moves to list one by one",
-                    self.spec
-                )));
-            };
+        let Some(n) = listed else {
+            let options = big_options.expect("listed above");
             let mut moves = Vec::with_capacity(options.len());
             for parts in options {
                 let mut value = 0;

@@ -191,6 +191,7 @@ impl Tameness {
         if let Some(m) = self.moves.get(key) {
             return Ok(Ok(m.clone()));
         }
+        sum.search_step(self.moves.len())?;
         let moves = match sum.family_mut(key.0).moves(&key.1) {
             Ok(moves) => moves,
             // Positions too large to list are left to the search's own errors.

@@ -13,6 +13,7 @@
 //!   analyses sums across families.
 
 pub mod census;
+pub mod columns;
 pub mod error;
 pub mod family;
 pub mod game;
@@ -21,6 +22,7 @@ pub mod genus;
 pub mod heap;
 pub mod json;
 pub mod loopy;
+pub mod memory;
 pub mod misere;
 pub mod nimber;
 pub mod period;

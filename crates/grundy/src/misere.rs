@@ -63,10 +63,17 @@ pub fn analyze(sum: &mut Sum, max_moves: usize, max_states: usize) -> Result<Mis
     if all_nim {
         return Ok(bouton(sum, max_moves));
     }
+    sum.search_started();
     if let Some(analysis) = genus::analyze(sum, max_moves, max_states.min(GENUS_BUDGET))? {
         return Ok(analysis);
     }
-    by_search(sum, max_moves, max_states)
+    by_search(sum, max_moves, max_states).map_err(|e| match e {
+        Error::TooLarge(why) => Error::TooLarge(format!(
+            "misère play needs every move of every position it reaches, and {why}; \
+             this sum is beyond genus theory and search: try smaller heaps"
+        )),
+        other => other,
+    })
 }
 
 /// Misère analysis by search over the whole sum.
@@ -205,6 +212,7 @@ impl Search {
         if let Some(moves) = self.moves.get(&key) {
             return Ok(moves.clone());
         }
+        sum.search_step(self.moves.len())?;
         let moves = sum
             .family_mut(component.family)
             .moves(&component.position)?;

@@ -27,7 +27,18 @@ pub enum SolveError<P> {
     Budget(usize),
     /// The stop flag was raised (Ctrl-C, or a server's time budget).
     Interrupted,
+    /// The process holds more memory than the budget ([`crate::memory`]);
+    /// the message says how much.
+    Memory(String),
 }
+
+/// How many new positions a solver remembers between looks at the stop
+/// flag, the memory it holds and the clock.
+const CHECK_EVERY: usize = 4096;
+
+/// How long a search runs before it reports progress (so that quick ones
+/// never draw a progress bar).
+const QUIET_FOR: std::time::Duration = std::time::Duration::from_secs(1);
 
 #[derive(Debug, Clone, Copy)]
 enum Entry {
@@ -77,6 +88,11 @@ pub struct Solver<G: Game> {
     mex: Mex,
     buffer: Vec<Parts<G::Position>>,
     stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Told the number of positions remembered, once a second after the
+    /// first, while a search runs.
+    progress: Option<Box<dyn FnMut(u64)>>,
+    /// When the current search started, and when it last reported.
+    clock: Option<(std::time::Instant, std::time::Instant)>,
 }
 
 impl<G: Game> Solver<G> {
@@ -94,7 +110,15 @@ impl<G: Game> Solver<G> {
             mex: Mex::new(),
             buffer: Vec::new(),
             stop: None,
+            progress: None,
+            clock: None,
         }
+    }
+
+    /// Reports the number of positions remembered, about once a second,
+    /// while a search longer than a second runs.
+    pub fn set_progress(&mut self, report: Box<dyn FnMut(u64)>) {
+        self.progress = Some(report);
     }
 
     /// Gives up with [`SolveError::Interrupted`] soon after `flag` is set.
@@ -102,14 +126,32 @@ impl<G: Game> Solver<G> {
         self.stop = Some(flag);
     }
 
-    /// Whether to give up now: the flag is looked at once every 4096 new
-    /// positions, which keeps it off the hot path.
-    fn stopped(&self) -> bool {
-        self.memo.len().is_multiple_of(4096)
-            && self
-                .stop
-                .as_ref()
-                .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed))
+    /// Why to give up now, if at all: the stop flag and the memory budget
+    /// are looked at once every [`CHECK_EVERY`] new positions, which keeps
+    /// them off the hot path; progress is reported then too.
+    fn stopped(&mut self) -> Option<SolveError<G::Position>> {
+        let solved = self.memo.len();
+        if !solved.is_multiple_of(CHECK_EVERY) {
+            return None;
+        }
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return Some(SolveError::Interrupted);
+        }
+        if let Err(e) = crate::memory::check(solved) {
+            return Some(SolveError::Memory(e.to_string()));
+        }
+        if let (Some(report), Some((start, last))) = (&mut self.progress, &mut self.clock) {
+            let now = std::time::Instant::now();
+            if now - *start >= QUIET_FOR && now - *last >= QUIET_FOR {
+                *last = now;
+                report(solved as u64);
+            }
+        }
+        None
     }
 
     /// The game being solved.
@@ -174,6 +216,8 @@ impl<G: Game> Solver<G> {
         if self.memo.len() >= self.max_states {
             return Err(SolveError::Budget(self.max_states));
         }
+        let now = std::time::Instant::now();
+        self.clock = Some((now, now));
         let mut stack: Vec<Frame<G::Position>> = Vec::new();
         self.memo.insert(root.clone(), Entry::OnStack(0));
         let options = self.expand(&root);
@@ -215,9 +259,9 @@ impl<G: Game> Solver<G> {
                     self.abandon(&stack);
                     return Err(SolveError::Budget(self.max_states));
                 }
-                if self.stopped() {
+                if let Some(why) = self.stopped() {
                     self.abandon(&stack);
-                    return Err(SolveError::Interrupted);
+                    return Err(why);
                 }
                 self.memo.insert(child.clone(), Entry::OnStack(stack.len()));
                 let options = self.expand(&child);

@@ -463,6 +463,20 @@ fn example_of(family: &str) -> &'static str {
 
 /// Reads one positive number at `offset` of `spec`.
 fn parse_number(spec: &str, text: &str, offset: usize, what: &str) -> Result<u64> {
+    if text.is_empty() {
+        return Err(Error::syntax(
+            format!("expected a number in the {what}"),
+            spec,
+            Some(offset),
+        ));
+    }
+    if text.starts_with('-') {
+        return Err(Error::syntax(
+            format!("the {what} cannot be negative"),
+            spec,
+            Some(offset),
+        ));
+    }
     if let Some((i, c)) = text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
         return Err(Error::syntax(
             format!("unexpected {c:?} in the {what}: expected a number"),
@@ -500,16 +514,23 @@ fn parse_number_list(
             ));
         }
         let (low, high) = match item.find('-') {
+            Some(0) => {
+                return Err(Error::syntax(
+                    format!("negative numbers are not allowed in the {what}: each must be at least {min}"),
+                    spec,
+                    Some(at),
+                ));
+            }
             Some(dash) => {
-                let low = parse_number(spec, &item[..dash], at, what)?;
-                let high = parse_number(spec, &item[dash + 1..], at + dash + 1, what)?;
-                if dash == 0 || dash + 1 == item.len() {
+                if dash + 1 == item.len() {
                     return Err(Error::syntax(
                         format!("a range in the {what} needs both ends, like 1-3"),
                         spec,
                         Some(at + dash),
                     ));
                 }
+                let low = parse_number(spec, &item[..dash], at, what)?;
+                let high = parse_number(spec, &item[dash + 1..], at + dash + 1, what)?;
                 if low > high {
                     return Err(Error::syntax(
                         format!("the range {item} in the {what} is empty"),
@@ -598,8 +619,25 @@ pub fn parse_sum_from(args: &[String], settings: Settings, sources: &Sources) ->
             )));
         }
         let family = sum.add_family(parse_game_from(spec, settings, sources)?);
+        let mut strips = None;
         for position in positions {
-            sum.add_component(family, position)?;
+            // A Cram board one cell wide and too long to search is the octal
+            // game 0.07, a heap a run of free cells: it is played as that.
+            let long = (spec == "cram" || spec.starts_with("cram:"))
+                .then(|| crate::games::cram::long_strip(position))
+                .flatten();
+            match long {
+                Some(heaps) => {
+                    let strips = match strips {
+                        Some(index) => index,
+                        None => *strips.insert(sum.add_family(parse_game("0.07", settings)?)),
+                    };
+                    for heap in heaps {
+                        sum.add_component(strips, &heap.to_string())?;
+                    }
+                }
+                None => sum.add_component(family, position)?,
+            }
         }
     }
     Ok(sum)
@@ -631,6 +669,28 @@ mod tests {
         assert_eq!(parse_game("sub:3,1,2", s).unwrap().spec(), "sub:1-3");
         assert_eq!(parse_game("sub:1-3,7,5", s).unwrap().spec(), "sub:1-3,5,7");
         assert_eq!(parse_game("div:6,2,3", s).unwrap().spec(), "div:2,3,6");
+    }
+
+    #[test]
+    fn negative_numbers_are_named_as_such() {
+        for (spec, column) in [
+            ("sub:-1", 4),
+            ("sub:2,-3", 6),
+            ("div:-2", 4),
+            ("knight:-3", 7),
+        ] {
+            match err(spec) {
+                Error::Syntax {
+                    message,
+                    column: Some(c),
+                    ..
+                } => {
+                    assert!(message.contains("negative"), "{spec}: {message}");
+                    assert_eq!(c, column, "{spec}: {message}");
+                }
+                other => panic!("{spec}: {other:?}"),
+            }
+        }
     }
 
     #[test]

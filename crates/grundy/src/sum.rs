@@ -103,12 +103,69 @@ pub struct Analysis {
 pub struct Sum {
     families: Vec<Box<dyn Family>>,
     components: Vec<Component>,
+    /// What searches over the whole sum (misère play) watch.
+    watch: Watch,
+}
+
+/// The stop flag and progress report of searches over a whole sum.
+#[derive(Default)]
+struct Watch {
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    progress: Option<Box<dyn FnMut(u64, u64)>>,
+    /// When the current search started, and when it last reported.
+    clock: Option<(std::time::Instant, std::time::Instant)>,
 }
 
 impl Sum {
     /// An empty sum.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Makes searches over the whole sum (misère play) stop soon after
+    /// `stop` is set, and report how many positions they have examined to
+    /// `progress` (with a total of 0: open-ended) about once a second after
+    /// the first.
+    pub fn watch(
+        &mut self,
+        stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+        progress: Box<dyn FnMut(u64, u64)>,
+    ) {
+        self.watch = Watch {
+            stop: Some(stop),
+            progress: Some(progress),
+            clock: None,
+        };
+    }
+
+    /// Starts the clock of a search over the whole sum.
+    pub fn search_started(&mut self) {
+        let now = std::time::Instant::now();
+        self.watch.clock = Some((now, now));
+    }
+
+    /// An error if the search must stop (the flag of [`Sum::watch`] is
+    /// set); reports `examined` positions now and then.
+    pub fn search_step(&mut self, examined: usize) -> Result<()> {
+        let watch = &mut self.watch;
+        if watch
+            .stop
+            .as_ref()
+            .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return Err(crate::Error::Interrupted(format!(
+                "interrupted after {examined} positions of the search"
+            )));
+        }
+        if let (Some(report), Some((start, last))) = (&mut watch.progress, &mut watch.clock) {
+            let now = std::time::Instant::now();
+            let second = std::time::Duration::from_secs(1);
+            if now - *start >= second && now - *last >= second {
+                *last = now;
+                report(examined as u64, 0);
+            }
+        }
+        Ok(())
     }
 
     /// Adds a family and returns its index.

@@ -133,7 +133,7 @@ proptest! {
 }
 
 #[test]
-fn the_issue_example() {
+fn the_contract_example() {
     let args: Vec<String> = ["sub:1,2,3", "3", "4", "5"]
         .iter()
         .map(|s| s.to_string())

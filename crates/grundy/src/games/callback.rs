@@ -38,7 +38,12 @@ where
     loopy: Option<LoopySpace<G::Position>>,
     /// Raised to give up (Ctrl-C, or a server's time budget).
     stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The long run's progress report, shared with the solver.
+    progress: Option<SharedProgress>,
 }
+
+/// A progress report used by two searches in turn.
+type SharedProgress = std::rc::Rc<std::cell::RefCell<Box<dyn FnMut(u64, u64)>>>;
 
 /// A cyclic state space: positions, their index, the graph and its labels.
 struct LoopySpace<P> {
@@ -60,6 +65,7 @@ where
             max_states: settings.max_states,
             loopy: None,
             stop: None,
+            progress: None,
         }
     }
 
@@ -95,18 +101,32 @@ where
             let mut edges = Vec::new();
             let mut next = 0;
             let mut options = Vec::new();
+            let start = std::time::Instant::now();
+            let mut reported = start;
             while next < positions.len() {
                 if positions.len() > self.max_states {
                     return Err(Error::Budget {
                         limit: self.max_states,
                     });
                 }
-                let stopped = self
-                    .stop
-                    .as_ref()
-                    .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed));
-                if next.is_multiple_of(4096) && stopped {
-                    return Err(Error::Interrupted("interrupted".into()));
+                if next.is_multiple_of(4096) {
+                    let stopped = self
+                        .stop
+                        .as_ref()
+                        .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed));
+                    if stopped {
+                        return Err(Error::Interrupted("interrupted".into()));
+                    }
+                    crate::memory::check(positions.len())?;
+                    let now = std::time::Instant::now();
+                    if now - start >= std::time::Duration::from_secs(1)
+                        && now - reported >= std::time::Duration::from_secs(1)
+                    {
+                        reported = now;
+                        if let Some(progress) = &self.progress {
+                            (progress.borrow_mut())(positions.len() as u64, 0);
+                        }
+                    }
                 }
                 options.clear();
                 game.options(&positions[next], &mut options);
@@ -170,7 +190,12 @@ where
 
     fn configure_long_run(&mut self, run: crate::family::LongRun) {
         self.stop = Some(run.interrupted.clone());
-        self.inner.configure_long_run(run);
+        let shared: SharedProgress = std::rc::Rc::new(std::cell::RefCell::new(run.progress));
+        self.progress = Some(shared.clone());
+        self.inner.configure_long_run(crate::family::LongRun {
+            progress: Box::new(move |done, total| (shared.borrow_mut())(done, total)),
+            ..run
+        });
     }
 
     fn value(&mut self, position: &Position) -> Result<Value> {

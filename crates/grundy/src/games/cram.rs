@@ -266,7 +266,10 @@ impl<B: Bits> SearchGame for CramGame<B> {
     }
 
     fn settled(&self, c: B) -> Known {
-        self.half_turn(c)
+        match self.strip_length(c) {
+            Some(n) => Known::Exact(DAWSON[n as usize] as u32),
+            None => self.half_turn(c),
+        }
     }
 
     fn import(&self, pos: u128) -> B {
@@ -360,6 +363,23 @@ impl<B: Bits> CramGame<B> {
     /// second player copies every move and wins (nimber 0); if the two
     /// centre cells are free the first player takes them and then copies
     /// (nimber not 0). With both sides odd the centre is a cell: nothing.
+    /// The length of a region that is one straight strip of cells (one row,
+    /// or one column): such a region is the octal game 0.07 on a heap of
+    /// that length, since a domino covers two adjacent cells of the strip
+    /// and leaves the strips on either side.
+    fn strip_length(&self, c: B) -> Option<u32> {
+        let w = self.width;
+        let n = c.count();
+        if n == 0 {
+            return None;
+        }
+        let vertical = (c & (c >> w)).count();
+        let horizontal = (c & (c >> 1) & !self.last_col).count();
+        // n cells joined by n - 1 links all one way: a single straight run.
+        let strip = (vertical, horizontal) == (n - 1, 0) || (horizontal, vertical) == (n - 1, 0);
+        strip.then_some(n)
+    }
+
     fn half_turn(&self, c: B) -> Known {
         let w = self.width;
         let r0 = c.lowest() / w;
@@ -550,6 +570,61 @@ impl Cram {
     }
 }
 
+/// The strips of free cells of a board one cell wide that is too long to
+/// search as a board (`1x1000`, `1000x1`, or one row of `.` and `#` wider
+/// than 64 cells): such a board is a sum of heaps of the octal game 0.07,
+/// one heap a run of free cells. `None` for every other text.
+pub fn long_strip(text: &str) -> Option<Vec<u64>> {
+    let t = text.trim();
+    if let Some((r, c)) = t.split_once(['x', 'X']) {
+        let (rows, cols) = (r.trim().parse::<u64>().ok()?, c.trim().parse::<u64>().ok()?);
+        let n = match (rows, cols) {
+            (1, n) | (n, 1) => n,
+            _ => return None,
+        };
+        return (n > MAX_CELLS as u64 || cols > 64).then(|| vec![n]);
+    }
+    let rows: Vec<&str> = t.split('/').collect();
+    let (cells, long) = if rows.len() == 1 {
+        (rows[0].to_string(), rows[0].len() > 64)
+    } else if rows.iter().all(|r| r.len() == 1) {
+        (rows.concat(), rows.len() > MAX_CELLS as usize)
+    } else {
+        return None;
+    };
+    if !long || !cells.chars().all(|c| c == '.' || c == '#') {
+        return None;
+    }
+    Some(
+        cells
+            .split('#')
+            .filter(|run| !run.is_empty())
+            .map(|run| run.len() as u64)
+            .collect(),
+    )
+}
+
+/// G(n) of the octal game 0.07 (Dawson's Kayles, a domino on a strip of n
+/// cells) for n = 0..=128: the nimbers of Cram's straight strips. Computed
+/// by the mex rule at compile time; checked against the octal engine and
+/// against the plain search in the tests.
+const DAWSON: [u8; 129] = {
+    let mut g = [0u8; 129];
+    let mut n = 2;
+    while n <= 128 {
+        // A domino on cells i, i+1 leaves strips of i and n - 2 - i.
+        let mut seen = 0u128;
+        let mut i = 0;
+        while i + 2 <= n {
+            seen |= 1 << (g[i] ^ g[n - 2 - i]);
+            i += 1;
+        }
+        g[n] = seen.trailing_ones() as u8;
+        n += 1;
+    }
+    g
+};
+
 fn check_size(rows: u32, cols: u32, text: &str) -> Result<()> {
     if (rows as u64) * (cols as u64) > MAX_CELLS as u64 || cols > 64 {
         return Err(Error::TooLarge(format!(
@@ -684,7 +759,9 @@ impl Kind for Cram {
                 CramGame::<u64>::with_stride(shape.1, 8),
                 tt_bytes,
             )?)
-        } else if cells <= 64 {
+        } else if cells <= 64 && shape.1 < 64 {
+            // (A row of 64 goes to u128: shifting a u64 by a whole row of
+            // 64 would not be a shift.)
             Box::new(crate::search::Searcher::new(
                 CramGame::<u64>::new(shape.1),
                 tt_bytes,
@@ -722,6 +799,36 @@ impl Kind for Cram {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strips_are_dawsons_kayles() {
+        // DAWSON against the octal engine's 0.07.
+        let mut dawson =
+            crate::spec::parse_game("0.07", crate::family::Settings::default()).unwrap();
+        let mut values = Vec::new();
+        dawson
+            .sequence(0, 128, &mut |_, v| {
+                values.push(v);
+                Ok(())
+            })
+            .unwrap();
+        let table: Vec<u64> = DAWSON.iter().map(|&v| v as u64).collect();
+        assert_eq!(table, values);
+        // Straight runs, either way, are strips; anything else is not.
+        let g = CramGame::<u64>::new(4);
+        assert_eq!(g.strip_length(0b0111 << 4), Some(3));
+        assert_eq!(g.strip_length(1 | 1 << 4 | 1 << 8), Some(3));
+        assert_eq!(g.strip_length(0b0011_1100), None); // two runs on two rows
+        assert_eq!(g.strip_length(0b0001_1000), None); // across a row's end
+        assert_eq!(g.strip_length(0b0011_0011), None); // a square
+                                                       // Rows of 64 cells (a row a whole u64 word would not shift).
+        for cols in [63, 64] {
+            let wide = CramGame::<u128>::new(cols);
+            let row = (1u128 << cols) - 1;
+            assert_eq!(wide.strip_length(row), Some(cols));
+            assert_eq!(wide.strip_length(row | row << cols), None);
+        }
+    }
 
     #[test]
     fn regions_moves_and_symmetry() {

@@ -54,6 +54,21 @@ impl Syntax for Knight {
         };
         let (r, c) = text.split_once(',').ok_or_else(|| bad(text.len()))?;
         let number = |part: &str, offset: usize| -> Result<u64> {
+            let digits = part.strip_prefix('-').unwrap_or(part);
+            if part.starts_with('-')
+                && !digits.is_empty()
+                && digits.bytes().all(|b| b.is_ascii_digit())
+            {
+                return Err(Error::syntax(
+                    format!(
+                        "square {text} is off the {n}x{n} board (rows and columns count from 0 to {})",
+                        self.side - 1,
+                        n = self.side
+                    ),
+                    text,
+                    Some(offset),
+                ));
+            }
             if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(bad(offset));
             }

@@ -360,7 +360,7 @@ mod tests {
             .collect();
         assert_eq!(first, published);
         // M. Czajka counts 1274 rare values below 2^21, the last at heap
-        // 82,860 (as quoted in issue 15): all of them are below 10^5 (the
+        // 82,860: all of them are below 10^5 (the
         // run to 2^21 is the ignored test below).
         assert_eq!(rare.len(), 1274);
         assert_eq!(rare.last(), Some(&82_860));

@@ -23,8 +23,10 @@ use crate::family::Settings;
 use crate::game::{Game, Parts, Syntax};
 use crate::games::callback::{CallbackFamily, Callbacks};
 use crate::position::{AsPosition, Position};
-use rhai::{Array, Dynamic, Engine, Scope, AST};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, Scope, AST};
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// The most operations one call of a script function may take.
 pub const MAX_OPERATIONS: u64 = 50_000_000;
@@ -78,6 +80,67 @@ pub struct ScriptGame {
     has: Functions,
     /// The first error met inside `options`, which cannot return one.
     error: RefCell<Option<Error>>,
+    /// The flag that stops a running script (Ctrl-C, a server's deadline),
+    /// looked at by the engine every [`STOP_CHECK`] operations.
+    stop: Arc<Mutex<Option<Arc<AtomicBool>>>>,
+}
+
+/// How many script operations run between looks at the stop flag: a few
+/// microseconds of work, so a script stops well within a second.
+const STOP_CHECK: u64 = 4096;
+
+/// A Rhai value's type as the script's language names it (`integer`, not
+/// Rust's `i64`), with its article.
+fn type_in_words(value: &Dynamic) -> String {
+    if value.is_int() {
+        "an integer".into()
+    } else if value.is_float() {
+        "a floating-point number".into()
+    } else if value.is_bool() {
+        "a boolean".into()
+    } else if value.is_char() {
+        "a character".into()
+    } else if value.is_string() {
+        "a string".into()
+    } else if value.is_array() {
+        "an array".into()
+    } else if value.is_map() {
+        "an object map".into()
+    } else if value.is_unit() {
+        "nothing (the unit value ())".into()
+    } else if value.is::<SumOf>() {
+        "a sum(...)".into()
+    } else {
+        format!("a {}", value.type_name())
+    }
+}
+
+/// Rust's type names in Rhai's messages, in the script's words.
+fn rhai_words(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        out.push_str(match word.as_str() {
+            "i64" | "i32" | "INT" => "integer",
+            "f64" | "f32" | "FLOAT" => "floating-point number",
+            "ImmutableString" | "String" => "string",
+            "bool" => "boolean",
+            "SumOf" => "Sum",
+            other => other,
+        });
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out.replace("&str", "string")
+        .replace("grundy::games::script::Sum", "Sum")
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -110,6 +173,16 @@ impl ScriptGame {
         // Output would corrupt the line protocol of `play`.
         engine.on_print(|_| {});
         engine.on_debug(|_, _, _| {});
+        let stop: Arc<Mutex<Option<Arc<AtomicBool>>>> = Arc::new(Mutex::new(None));
+        let watched = stop.clone();
+        engine.on_progress(move |operations| {
+            if operations % STOP_CHECK != 0 {
+                return None;
+            }
+            let flag = watched.lock().ok()?;
+            let stopped = flag.as_ref()?.load(Ordering::Relaxed);
+            stopped.then_some(Dynamic::UNIT)
+        });
         engine.register_type_with_name::<SumOf>("Sum");
         engine.register_fn("sum", SumOf);
         let ast = engine.compile(source).map_err(|e| {
@@ -145,35 +218,74 @@ impl ScriptGame {
             ast,
             has,
             error: RefCell::new(None),
+            stop,
         })
+    }
+
+    /// Makes every later call of the script stop soon after `flag` is set.
+    pub fn set_stop_flag(&self, flag: Arc<AtomicBool>) {
+        if let Ok(mut slot) = self.stop.lock() {
+            *slot = Some(flag);
+        }
     }
 
     fn call(&self, function: &str, args: impl rhai::FuncArgs) -> Result<Dynamic> {
         let mut scope = Scope::new();
         self.engine
             .call_fn::<Dynamic>(&mut scope, &self.ast, function, args)
-            .map_err(|e| {
-                let position = e.position();
-                let what = match *e {
-                    rhai::EvalAltResult::ErrorTooManyOperations(_) => format!(
-                        "{function} ran for more than {MAX_OPERATIONS} operations (an endless loop?)"
-                    ),
-                    // Rhai appends the position, which is printed in front instead.
-                    ref other => {
-                        let text = other.to_string();
-                        match text.rfind(" (line ") {
-                            Some(at) => text[..at].to_string(),
-                            None => text,
-                        }
-                    }
-                };
-                Error::invalid(format!(
-                    "{}:{}:{}: {what}",
-                    self.path,
-                    position.line().unwrap_or(0),
-                    position.position().unwrap_or(0)
-                ))
-            })
+            .map_err(|e| self.script_error(function, *e))
+    }
+
+    /// A script's runtime error as one line: the file, the line and column
+    /// where Rhai knows them, the innermost function it was in, and what
+    /// went wrong in the script's words. (Rhai gives no place for running
+    /// out of operations or of call depth: those name the function called.)
+    fn script_error(&self, function: &str, error: EvalAltResult) -> Error {
+        // Errors inside functions the script calls come wrapped, one layer
+        // a call: the innermost one has the place.
+        let mut inner = function.to_string();
+        let mut error = error;
+        let mut place = error.position();
+        while let EvalAltResult::ErrorInFunctionCall(name, _, cause, at) = error {
+            inner = name;
+            if !at.is_none() {
+                place = at;
+            }
+            error = *cause;
+            if !error.position().is_none() {
+                place = error.position();
+            }
+        }
+        let what = match &error {
+            EvalAltResult::ErrorTerminated(..) => {
+                return Error::Interrupted(format!("interrupted while {inner} ran"));
+            }
+            EvalAltResult::ErrorTooManyOperations(_) => format!(
+                "ran for more than {MAX_OPERATIONS} operations in one call (an endless loop?)"
+            ),
+            EvalAltResult::ErrorStackOverflow(_) => {
+                "calls went too deep (more than 64 nested calls: endless recursion?)".to_string()
+            }
+            EvalAltResult::ErrorMismatchOutputType(wanted, got, _) => format!(
+                "returned {}, where {} was wanted",
+                rhai_words(got),
+                rhai_words(wanted)
+            ),
+            // Rhai appends the position, which is printed in front instead.
+            other => {
+                let text = other.to_string();
+                rhai_words(match text.rfind(" (line ") {
+                    Some(at) => &text[..at],
+                    None => &text,
+                })
+            }
+        };
+        let at = match (place.line(), place.position()) {
+            (Some(line), Some(column)) => format!("{}:{line}:{column}", self.path),
+            (Some(line), None) => format!("{}:{line}", self.path),
+            _ => self.path.clone(),
+        };
+        Error::invalid(format!("{at}: in fn {inner}: {what}"))
     }
 
     fn position_of(&self, value: Dynamic) -> Result<ScriptPosition> {
@@ -192,9 +304,9 @@ impl ScriptGame {
                 .map(ScriptPosition::List);
         }
         Err(Error::invalid(format!(
-            "{}: a position must be an integer, a string or an array, not a {}",
+            "{}: a position must be an integer, a string or an array, not {}",
             self.path,
-            value.type_name()
+            type_in_words(&value)
         )))
     }
 
@@ -264,9 +376,9 @@ impl ScriptGame {
         let result = self.call("moves", (Self::dynamic_of(position),))?;
         let Some(options) = result.clone().try_cast::<Array>() else {
             return Err(Error::invalid(format!(
-                "{}: moves must return an array of options, not a {}",
+                "{}: moves must return an array of options, not {}",
                 self.path,
-                result.type_name()
+                type_in_words(&result)
             )));
         };
         for option in options {
@@ -422,6 +534,7 @@ impl crate::family::Family for ScriptFamily {
         true
     }
     fn configure_long_run(&mut self, run: crate::family::LongRun) {
+        self.inner.game().set_stop_flag(run.interrupted.clone());
         self.inner.configure_long_run(run);
     }
     /// Heap n of a script is the position a person gets by typing `n`: the

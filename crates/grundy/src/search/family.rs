@@ -18,9 +18,6 @@ use std::hash::Hash;
 use std::rc::Rc;
 use std::time::Duration;
 
-/// The default transposition-table budget: 1 GiB.
-pub const DEFAULT_TT_BYTES: usize = 1 << 30;
-
 /// A [`Searcher`] behind positions widened to 128 bits.
 pub trait Engine {
     /// The nimber of a whole position.

@@ -1,0 +1,109 @@
+//! The memory budget of searches that remember positions (the sparse memo,
+//! the exploration of a loopy game, misère search).
+//!
+//! A count of positions says little about memory: a position of a script is
+//! a tree of arrays, one of a Nim heap a word. So these searches also look
+//! at what the process really holds, now and then, and give up with a clear
+//! error before the machine runs out, naming the figure. The budget is half
+//! of the machine's memory unless set otherwise ([`set_budget`], the command
+//! line's `--max-memory`).
+
+use crate::error::Error;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The budget set by [`set_budget`]; 0 means "half of the machine".
+static BUDGET: AtomicU64 = AtomicU64::new(0);
+
+/// The budget when the machine's memory cannot be read.
+const FALLBACK_BUDGET: u64 = 8 << 30;
+
+/// Sets the memory budget of every later search, in bytes (0: the default).
+pub fn set_budget(bytes: u64) {
+    BUDGET.store(bytes, Ordering::Relaxed);
+}
+
+/// The memory budget in bytes: as set, or half of the machine's memory.
+pub fn budget() -> u64 {
+    match BUDGET.load(Ordering::Relaxed) {
+        0 => machine().map_or(FALLBACK_BUDGET, |total| total / 2),
+        set => set,
+    }
+}
+
+/// The machine's memory in bytes (`MemTotal` of `/proc/meminfo`), where known.
+pub fn machine() -> Option<u64> {
+    proc_kib("/proc/meminfo", "MemTotal:")
+}
+
+/// The memory this process holds now in bytes (its resident set), where known.
+pub fn resident() -> Option<u64> {
+    proc_kib("/proc/self/status", "VmRSS:")
+}
+
+/// Reads a `NAME: N kB` line of a `/proc` file.
+fn proc_kib(path: &str, name: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text.lines().find(|l| l.starts_with(name))?;
+    let kib: u64 = line[name.len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
+/// Bytes for people: `1.5 GB`, `512 MB`.
+pub fn human(bytes: u64) -> String {
+    const GB: f64 = (1u64 << 30) as f64;
+    const MB: f64 = (1u64 << 20) as f64;
+    let b = bytes as f64;
+    if b >= GB {
+        format!("{:.1} GB", b / GB)
+    } else {
+        format!("{:.0} MB", (b / MB).max(1.0))
+    }
+}
+
+/// An error when the process holds more than the budget; `positions` says
+/// how far the search got.
+pub fn check(positions: usize) -> Result<(), Error> {
+    let Some(used) = resident() else {
+        return Ok(());
+    };
+    let budget = budget();
+    if used <= budget {
+        return Ok(());
+    }
+    let whose = if BUDGET.load(Ordering::Relaxed) == 0 {
+        " (half of this machine's memory)"
+    } else {
+        ""
+    };
+    Err(Error::TooLarge(format!(
+        "gave up after {positions} positions, which filled the memory budget of {}{whose}; \
+         a game whose positions never end needs a bound, or raise the budget with --max-memory SIZE",
+        human(budget)
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_process_and_machine_are_measured_on_linux() {
+        if cfg!(target_os = "linux") {
+            let used = resident().expect("VmRSS");
+            let total = machine().expect("MemTotal");
+            assert!(used > 0 && used < total);
+        }
+    }
+
+    #[test]
+    fn sizes_read_as_people_write_them() {
+        assert_eq!(human(3 << 29), "1.5 GB");
+        assert_eq!(human(512 << 20), "512 MB");
+        assert_eq!(human(10), "1 MB");
+    }
+}
