@@ -36,10 +36,10 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture
-def page(browser, server):
-    """A fresh English page of the playground (no saved language or files)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+def fresh_page(browser, server, width, height):
+    """A fresh English page of the playground (no saved language or files) on a
+    screen of width x height; yields it, then fails on JavaScript errors."""
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
     pg = context.new_page()
     pg.set_default_timeout(15000)
     errors = []
@@ -50,6 +50,18 @@ def page(browser, server):
     yield pg
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture
+def page(browser, server):
+    """A fresh English page of the playground on a desktop screen."""
+    yield from fresh_page(browser, server, 1280, 800)
+
+
+@pytest.fixture
+def phone(browser, server):
+    """The same on a phone's screen, 390 x 844."""
+    yield from fresh_page(browser, server, 390, 844)
 
 
 @pytest.fixture

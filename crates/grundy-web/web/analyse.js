@@ -2,7 +2,7 @@
 // the winner and every winning move (clicking one plays it).
 import {
   api, el, t, errorBox, checkbox, setParams, gamesHelp, moveText, showValue,
-  bigValue, nimSumWork, winnerText, link,
+  bigValue, nimSumWork, winnerText, link, keepArrows,
 } from './app.js';
 
 export function render(root, params) {
@@ -72,17 +72,19 @@ export function render(root, params) {
     const games = r.components.map((c) => c.game);
     const parts = [];
     parts.push(el('h2', { text: t('analyse.components') }));
-    parts.push(el('table', { class: 'components', testid: 'components' },
+    // a wide table (a long game spec) scrolls in its own box, not the page
+    parts.push(el('div', { class: 'scroll' }, el('table', { class: 'components', testid: 'components' },
       el('thead', {}, el('tr', {},
         el('th', { text: '#' }), el('th', { text: t('common.game') }), el('th', { text: t('common.position') }),
         el('th', { text: isMisere ? t('analyse.genus') : t('common.grundy') }), el('th', { text: '' }))),
       el('tbody', {}, r.components.map((c, i) => el('tr', {},
         el('td', { text: `[${i + 1}]` }),
-        el('td', {}, el('code', { text: c.game })),
-        el('td', {}, el('code', { text: c.position })),
-        el('td', { class: 'num', testid: 'component-value' },
+        // a short spec stays whole; a long one (a file name, a long set) wraps
+        el('td', { class: c.game.length > 16 ? 'wrap' : 'game' }, el('code', { text: c.game })),
+        el('td', { class: 'wrap' }, el('code', { text: c.position })),
+        el('td', { class: 'num wrap', testid: 'component-value' },
           isMisere ? (c.genus ? el('code', { text: c.genus }) : '–') : showValue(c.grundy)),
-        el('td', {}, link('explain', { game: c.game, position: c.position }, t('analyse.why'), { class: 'small' })))))));
+        el('td', {}, link('explain', { game: c.game, position: c.position }, t('analyse.why'), { class: 'small' }))))))));
 
     if (isMisere) {
       parts.push(el('div', { class: 'method', testid: 'method' },
@@ -124,9 +126,9 @@ export function render(root, params) {
   function moveList(moves, games, sum, testid) {
     return el('ul', { class: 'moves' }, moves.map((m) => el('li', {},
       el('button', {
-        type: 'button', class: 'move', testid, text: moveText(m, games[m.component]),
+        type: 'button', class: 'move', testid,
         onclick: () => play(m, sum),
-      }))));
+      }, keepArrows(moveText(m, games[m.component]))))));
   }
 
   if (input.value.trim()) run();

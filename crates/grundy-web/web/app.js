@@ -307,6 +307,14 @@ export function moveText(m, game) {
   return `[${m.component + 1}] ${game}: ${moveWhat(m, game)}`;
 }
 
+/**
+ * A move's text as nodes, each "->" kept whole: a long move wraps around its
+ * arrow, never between "-" and ">". The text itself is unchanged.
+ */
+export function keepArrows(text) {
+  return String(text).split('->').flatMap((part, i) => (i ? [el('span', { class: 'arrow', text: '->' }), part] : [part]));
+}
+
 /** A value for people: numbers as they are, loopy values with ∞. */
 export function showValue(v) {
   if (v === null || v === undefined) return '–';
@@ -341,7 +349,7 @@ export function nimSumWork(rows) {
   const head = el('tr', {}, el('th', { scope: 'col', text: t('nimsum.component') }),
     el('th', { scope: 'col', class: 'num', text: t('nimsum.value') }),
     counts.map((_, i) => el('th', { scope: 'col', class: 'bit', text: '2' + sup(width - 1 - i) })));
-  const body = rows.map((r) => el('tr', {}, el('td', { text: r.label }), el('td', { class: 'num', text: r.value.toString() }),
+  const body = rows.map((r) => el('tr', {}, el('td', {}, el('span', { class: 'label', text: r.label })), el('td', { class: 'num', text: r.value.toString() }),
     bits(r.value).map((b, i) => el('td', { class: 'bit' + (b === '1' ? ' one' : '') + (counts[i] % 2 ? ' oddcol' : ''), text: b }))));
   const countRow = el('tr', { class: 'counts' }, el('td', { text: t('nimsum.ones') }), el('td'),
     counts.map((c, i) => el('td', { class: 'bit' + (c % 2 ? ' oddcol' : ''), text: String(c) })));

@@ -1,6 +1,6 @@
 // Explain: one position's options, their values and the mex in words, each
 // option opening into its own explanation, a few levels deep.
-import { api, el, t, errorBox, field, setParams, showValue, bigValue, go } from './app.js';
+import { api, el, t, errorBox, field, setParams, showValue, bigValue, go, keepArrows } from './app.js';
 
 const MAX_DEPTH = 6;
 
@@ -117,7 +117,7 @@ function explanation(r, depth) {
   for (const o of r.options) {
     const to = o.to.length ? o.to.join(' + ') : t('move.nothing');
     const good = o.grundy === 0;
-    const label = [el('code', { text: r.position + ' -> ' + to }), ' ',
+    const label = [el('code', {}, keepArrows(r.position + ' -> ' + to)), ' ',
       el('span', { class: 'value' + (good ? ' zero' : '') }, t('explain.valueIs', { g: showValue(o.grundy) }))];
     if (o.to.length === 0 || depth + 1 >= MAX_DEPTH) {
       list.append(el('li', { class: 'leaf' }, label,

@@ -1,6 +1,6 @@
 // Your game: a Rhai script or an edge list kept in the browser; every request
 // then carries it, so script:NAME and dag:NAME work on every page.
-import { api, el, t, errorBox, field, loadFiles, saveFiles, link, moveText, showValue, winnerText } from './app.js';
+import { api, el, t, errorBox, field, loadFiles, saveFiles, link, moveText, showValue, winnerText, keepArrows } from './app.js';
 
 export const EXAMPLE_SCRIPT = `// Take 1, 2 or 3 stones from a heap of n; whoever takes the last stone wins.
 fn name() { "take 1, 2 or 3" }
@@ -75,7 +75,7 @@ export function render(root) {
       output.replaceChildren(el('div', {},
         el('p', { class: 'ok', testid: 'own-ok' }, t('own.works', { sum }), ' ',
           el('strong', { testid: 'own-value', text: t('own.valueIs', { g: showValue(c.grundy) }) }), ' · ', winnerText(r.winner, false)),
-        r.winning_moves.length ? el('ul', { class: 'moves' }, r.winning_moves.map((m) => el('li', { class: 'mono small', text: moveText(m, c.game) }))) : null,
+        r.winning_moves.length ? el('ul', { class: 'moves' }, r.winning_moves.map((m) => el('li', { class: 'mono small' }, keepArrows(moveText(m, c.game))))) : null,
         el('p', { class: 'actions' }, t('own.useIt') + ' ',
           link('analyse', { sum }, t('nav.analyse'), { class: 'button', testid: 'own-analyse' }), ' ',
           link('play', { sum }, t('nav.play'), { class: 'button', testid: 'own-play' }), ' ',

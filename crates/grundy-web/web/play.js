@@ -3,7 +3,7 @@
 // that shows where a winning position was given away.
 import {
   api, el, t, errorBox, checkbox, setParams, parseSum, moveText, moveWhat, showValue,
-  loadFiles, link, gamesHelp, parseCram, cramKey, cellName, parseChomp, chompKey,
+  loadFiles, link, gamesHelp, parseCram, cramKey, cellName, parseChomp, chompKey, keepArrows,
 } from './app.js';
 
 const REPLY_DELAY_MS = 700;
@@ -263,7 +263,7 @@ function draw() {
   }
   const lastMove = g.entries.length > 1 ? last(g.entries) : null;
   if (lastMove && lastMove.who === 'computer') {
-    parts.push(el('p', { class: 'small', testid: 'computer-move' }, t('play.computerPlayed', { move: moveText(lastMove.move, lastMove.game) })));
+    parts.push(el('p', { class: 'small', testid: 'computer-move' }, keepArrows(t('play.computerPlayed', { move: moveText(lastMove.move, lastMove.game) }))));
   }
   if (g.note) parts.push(errorBox(g.note));
 
@@ -288,9 +288,8 @@ function draw() {
     if (hints) parts.push(el('p', { class: 'legend small' }, item('win', t('play.legendWin')), item('lose', t('play.legendLose')), item('draw', t('play.legendDraw'))));
     parts.push(el('ul', { class: 'moves' }, info.moves.map((m) => el('li', {}, el('button', {
       type: 'button', class: 'move ' + (hints ? m.outcome : 'plain'), testid: 'play-move', 'data-outcome': hints ? m.outcome : null,
-      disabled: !canMove, text: moveText(m, components[m.component] ? components[m.component].game : '?'),
-      onclick: () => playerMove(m),
-    })))));
+      disabled: !canMove, onclick: () => playerMove(m),
+    }, keepArrows(moveText(m, components[m.component] ? components[m.component].game : '?')))))));
     if (info.truncated) parts.push(el('p', { class: 'muted small', text: t('play.truncated') }));
   }
 
@@ -310,7 +309,7 @@ function timeline(g) {
     const what = k === 0 ? t('play.tlStart') : `${e.who === 'you' ? t('play.you') : t('play.computer')}: [${e.move.component + 1}] ${moveWhat(e.move, e.game)}`;
     const cls = 'tl ' + (e.who || 'start') + (e.mistake ? ' mistake' : '') + (e.who === 'you' && !e.mistake && e.outcome === 'win' ? ' good' : '');
     return el('li', { class: cls, testid: 'timeline-entry', title: e.mistake ? t('play.mistake') : '' },
-      el('span', { class: 'tl-move', text: `${k}. ${what}` }), el('span', { class: 'tl-after', text: after }));
+      el('span', { class: 'tl-move' }, keepArrows(`${k}. ${what}`)), el('span', { class: 'tl-after', text: after }));
   });
   const mistakes = g.entries.filter((e) => e.mistake).length;
   return el('section', { class: 'timeline-box' },
@@ -350,7 +349,7 @@ function boardFor(c, index, moves, canMove, hints) {
 /** Heaps as rows of stones: take from the right, remove a run, or split at a gap. */
 function heap(c, index, moves, act, hints, canMove) {
   const n = Number(c.position);
-  if (n > 60) return el('p', { class: 'muted small', text: t('play.bigHeap', { n }) });
+  if (n > 60) return el('p', { class: 'muted small', text: t('play.bigHeap', { n: c.position }) });
   const byParts = new Map(moves.map((m) => [sortedKey(m.to), m]));
   const takeMode = /^(nim|sub:|pow:|northcott|div:)/.test(c.game);
   const splits = moves.filter((m) => m.to.length >= 2 && m.to.reduce((s, p) => s + Number(p), 0) === n);
@@ -432,7 +431,7 @@ function knight(N, c, moves, act, hints) {
       else grid.append(el('span', { class: `sq ${shade}` }));
     }
   }
-  return grid;
+  return el('div', { class: 'scroll' }, grid);
 }
 
 /** A chocolate bar: click a line between squares to break, the handles to eat. */
@@ -481,7 +480,7 @@ function chocolate(c, moves, act, hints) {
   }
   grid.append(button(find([piece(R - 1, C)]), 'eat eat-row', t('play.eatRow'), { gridRow: 2 * R + 1, gridColumn: `1 / ${2 * C}` }));
   grid.append(button(find([piece(R, C - 1)]), 'eat eat-col', t('play.eatCol'), { gridColumn: 2 * C + 1, gridRow: `1 / ${2 * R}` }));
-  return el('div', {}, grid, el('p', { class: 'small muted', text: t('play.helpChoco') }));
+  return el('div', {}, el('div', { class: 'scroll' }, grid), el('p', { class: 'small muted', text: t('play.helpChoco') }));
 }
 
 /** The best of some moves for the player to move (a cell's colour when it starts several). */
@@ -634,6 +633,13 @@ export function parseEdges(text) {
   return edges;
 }
 
+const VERTEX_CHARS = 10;
+
+/** A vertex's name as drawn: a long one cut short (the moves list has it whole). */
+function shortName(v) {
+  return v.length > VERTEX_CHARS ? v.slice(0, VERTEX_CHARS - 1) + '…' : v;
+}
+
 /** A graph from the user's edge list: vertices on a circle, the pebble on one. */
 function graph(name, c, index, moves, act, hints) {
   const text = loadFiles()[name];
@@ -672,7 +678,8 @@ function graph(name, c, index, moves, act, hints) {
     const go = act(m);
     const node = el('svg:g', { class: 'vertex ' + (here ? 'pebble' : m ? outcomeClass(m, hints) : 'idle'), testid: m ? 'dag-target' : null,
       role: go ? 'button' : null, tabindex: go ? 0 : null, 'aria-label': here ? t('play.pebbleAt', { v }) : m ? t('play.pebbleTo', { v }) : v },
-      el('svg:circle', { cx: x, cy: y, r: 15 }), el('svg:text', { x, y: y + 4, 'text-anchor': 'middle', text: v }));
+      el('svg:circle', { cx: x, cy: y, r: 15 }), el('svg:text', { x, y: y + 4, 'text-anchor': 'middle', text: shortName(v) }),
+      v.length > VERTEX_CHARS ? el('svg:title', { text: v }) : null);
     if (go) {
       node.addEventListener('click', go);
       node.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); go(); } });
