@@ -59,11 +59,20 @@ pub const PILOT_HEAPS: u64 = 4096;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
     /// Octal codes `0.d1...dk`, k <= digits.
-    Octal { digits: usize },
+    Octal {
+        /// The most digits after the point.
+        digits: usize,
+    },
     /// Hexadecimal codes `hex:0.d1...dk`, k <= digits.
-    Hex { digits: usize },
+    Hex {
+        /// The most digits after the point.
+        digits: usize,
+    },
     /// Subtraction games `sub:S`, S a non-empty subset of 1..=max_take.
-    Sub { max_take: usize },
+    Sub {
+        /// The largest number a set may hold.
+        max_take: usize,
+    },
 }
 
 /// What a census computes: its games and how far.

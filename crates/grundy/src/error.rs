@@ -9,8 +9,11 @@ pub enum Error {
     /// in characters) points at the offending character of `input`, when known.
     #[error("{message}")]
     Syntax {
+        /// What is wrong, in words.
         message: String,
+        /// The text that was read.
         input: String,
+        /// The offending character's index in `input`, when known.
         column: Option<usize>,
     },
     /// Well-formed input that names something impossible (an out-of-board
@@ -19,10 +22,16 @@ pub enum Error {
     Invalid(String),
     /// The move graph has a cycle; normal-play values need a finite game.
     #[error("the game has a cycle through {}; its positions have no Grundy value (normal play needs every game to end)", .positions.join(" -> "))]
-    Cycle { positions: Vec<String> },
+    Cycle {
+        /// The positions of the cycle, in move order, in command-line syntax.
+        positions: Vec<String>,
+    },
     /// The search needed more states than the budget allows.
     #[error("gave up after {limit} positions (the state budget); raise it with --max-states if you have the memory")]
-    Budget { limit: usize },
+    Budget {
+        /// The budget, in positions (`--max-states`).
+        limit: usize,
+    },
     /// A position too large for any method available for this game.
     #[error("{0}")]
     TooLarge(String),

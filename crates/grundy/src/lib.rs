@@ -12,6 +12,8 @@
 //!   [`Position`] values; [`spec`] reads family names, and [`sum::Sum`]
 //!   analyses sums across families.
 
+#![warn(missing_docs)]
+
 pub mod census;
 pub mod columns;
 pub mod error;

@@ -30,7 +30,12 @@ pub enum PeriodRule {
     Window(u64),
     /// A take-and-break game removing at most `max_take` tokens and leaving at
     /// most `parts` heaps (2 or 3): the Guy-Smith theorem.
-    TakeBreak { max_take: u64, parts: u32 },
+    TakeBreak {
+        /// The most tokens a move removes.
+        max_take: u64,
+        /// The most heaps a move leaves.
+        parts: u32,
+    },
     /// The periodicity is known in closed form; `source` cites it.
     Known(Periodicity, &'static str),
 }
