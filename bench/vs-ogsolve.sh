@@ -6,6 +6,7 @@
 #   bench/vs-ogsolve.sh            # the full set (several minutes per path)
 #   bench/vs-ogsolve.sh quick      # small sizes only
 #   GRUNDY_SIMD=avx2 bench/vs-ogsolve.sh   # one instruction path only
+#   CASES="0.007:1000000" bench/vs-ogsolve.sh   # some cases only (GAME:N)
 #
 # Runs every case on every instruction path the processor supports
 # (avx512, avx2, portable: see GRUNDY_SIMD in the README), or only on the
@@ -29,7 +30,9 @@ fi
 cargo build --release -p grundy-cli --quiet
 grundy=$root/target/release/grundy
 
-if [ "${1:-}" = quick ]; then
+if [ -n "${CASES:-}" ]; then
+  cases=$CASES   # e.g. CASES="0.007:1000000 0.6:10000000"
+elif [ "${1:-}" = quick ]; then
   cases="0.6:100000 0.16:1000000 0.1777:1000000 0.007:30000"
 else
   cases="0.6:1000000 0.6:10000000 0.16:1000000 0.16:10000000 0.1777:1000000 0.1777:10000000 0.007:100000 0.007:1000000"

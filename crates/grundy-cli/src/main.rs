@@ -108,7 +108,9 @@ enum Command {
         #[command(flatten)]
         limits: Limits,
     },
-    /// Play a sum of games against the computer (line protocol: see README).
+    /// Play a sum of games against the computer: moves are I:RESULT (component
+    /// I becomes RESULT), and hint, undo, quit (the line protocol: see the
+    /// guide, reference/commands.md).
     Play {
         /// The sum: a game, its positions, then `+` and more games and positions.
         #[arg(
@@ -318,7 +320,16 @@ fn main() -> ExitCode {
             }
             // One line, as every other error: clap's first line says what is wrong.
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let mut first = lines.next().unwrap_or("invalid arguments").to_string();
+            // "the following required arguments were not provided:" names
+            // them on the lines after it.
+            if first.ends_with(':') {
+                let named: Vec<&str> = lines
+                    .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more"))
+                    .collect();
+                first = format!("{first} {}", named.join(", "));
+            }
             eprintln!("{first} (see `grundy --help`)");
             return ExitCode::from(2);
         }

@@ -424,3 +424,27 @@ fn cram_strips_are_dawsons_kayles() {
     let object = json(&["value", "cram", "2x64", "--json", "--max-moves", "0"]);
     assert_eq!(object["nim_sum"], 0, "even by even: the half turn answers");
 }
+
+#[test]
+fn an_interrupted_sequence_hands_on_what_it_tabulated() {
+    // Past the state budget, the values are tabulated while a period is
+    // looked for; Ctrl-C then still prints every value found, as JSON.
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(["seq", "0.6", "--to", "100000000", "--json", "-q"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let object: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let values = object["values"].as_array().unwrap();
+    assert!(!values.is_empty(), "no values handed on");
+    let error = object["error"].as_str().unwrap();
+    assert!(error.contains(&format!("after {} heaps", values.len())), "{error}");
+}

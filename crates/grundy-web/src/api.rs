@@ -76,7 +76,7 @@ pub fn routes(server: Arc<Server>) -> Router {
 async fn unknown() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
-        "no such API endpoint; see GET /api/games and the README's list",
+        "no such API endpoint; see GET /api/games and the guide's web API reference",
     )
 }
 

@@ -928,11 +928,26 @@ impl<H: HeapGame> HeapFamily<H> {
         // Long sequences of provably periodic games stop tabulating as soon
         // as the period is proven and fill the rest from it (see
         // `sequence_in_blocks`).
+        let mut outcome = Ok(());
         if self.period.is_none() && to >= 1 << 16 && self.provable() {
-            self.find_period_within(to.saturating_add(1) / 2, to.saturating_add(1))?;
+            outcome = self
+                .find_period_within(to.saturating_add(1) / 2, to.saturating_add(1))
+                .map(|_| ());
         }
         // Tabulates, or finds the closed form, or fails with a clear error.
-        self.lookup(&BigUint::from(to))?;
+        if outcome.is_ok() {
+            outcome = self.lookup(&BigUint::from(to)).map(|_| ());
+        }
+        if let Err(e) = outcome {
+            // Interrupted: every value tabulated so far is still handed on.
+            if matches!(e, Error::Interrupted(_)) {
+                let done = (self.table.len() as u64).min(to.saturating_add(1));
+                for n in from..done {
+                    sink(n, self.table.get(n as usize).expect("tabulated") as u64)?;
+                }
+            }
+            return Err(e);
+        }
         let period = self.period.clone();
         for n in from..=to {
             let value = match (self.table.get(n as usize), &period) {

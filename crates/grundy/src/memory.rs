@@ -60,8 +60,10 @@ pub fn human(bytes: u64) -> String {
     let b = bytes as f64;
     if b >= GB {
         format!("{:.1} GB", b / GB)
+    } else if b >= MB {
+        format!("{:.0} MB", b / MB)
     } else {
-        format!("{:.0} MB", (b / MB).max(1.0))
+        format!("{:.0} KB", (b / 1024.0).max(1.0))
     }
 }
 
@@ -104,6 +106,7 @@ mod tests {
     fn sizes_read_as_people_write_them() {
         assert_eq!(human(3 << 29), "1.5 GB");
         assert_eq!(human(512 << 20), "512 MB");
-        assert_eq!(human(10), "1 MB");
+        assert_eq!(human(1 << 10), "1 KB");
+        assert_eq!(human(10), "1 KB");
     }
 }

@@ -111,7 +111,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         syntax: "script:FILE",
         position: "script's",
         example: "script:examples/divide.rhai 100",
-        about: "a game whose moves a Rhai script defines: fn moves(pos) returns the options (see the README)",
+        about: "a game whose moves a Rhai script defines: fn moves(pos) returns the options (see the guide's Rhai reference)",
     },
     FamilyInfo {
         syntax: "cram[:RxC]",

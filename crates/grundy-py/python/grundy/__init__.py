@@ -7,7 +7,8 @@ package speaks the same language::
     >>> r = grundy.value("sub:1,2,3 3 4 5 + nim 7")   # the CLI's words
     >>> r.winner, r.nim_sum
     ('first', 5)
-    >>> grundy.seq("0.07", 20)                         # numpy array, heaps 0..=20
+    >>> grundy.seq("0.07", 20).tolist()                # heaps 0..=20 (a numpy array)
+    [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3]
     >>> grundy.period("0.137").period
     34
 
@@ -77,7 +78,7 @@ class Game:
                         for take in (1, 2) if take <= n
                         for a in range((n - take) // 2 + 1)]
 
-        grundy.value(Kayles(), 10, 11).winner       # 'second'
+        grundy.value(Kayles(), 10, 11).winner       # 'first'
         grundy.seq(Kayles(), 100)                    # heaps 0..=100 as positions 0..=100
 
     Positions are any hashable Python values: ints, strings and tuples are
