@@ -155,6 +155,18 @@ pub struct Saving {
 
 /// The search solver for one game: one thread's search, and helpers on the
 /// other cores at the root (see [`Searcher::set_threads`]).
+///
+/// ```
+/// use grundy::games::cram::CramGame;
+/// use grundy::search::Searcher;
+///
+/// // Cram on a 3x4 board (a row a byte), with a 1 MiB table.
+/// let mut searcher = Searcher::new(CramGame::<u64>::with_stride(4, 8), 1 << 20)?;
+/// let board: u64 = 0x0f0f0f; // three rows of four free cells
+/// assert_eq!(searcher.nimber(board).unwrap(), 1); // as `grundy value cram 3x4` says
+/// assert!(!searcher.has_nimber(board, 0).unwrap()); // a first-player win
+/// # Ok::<(), grundy::Error>(())
+/// ```
 pub struct Searcher<G: SearchGame> {
     main: Worker<G, Main>,
 }

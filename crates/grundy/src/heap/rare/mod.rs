@@ -403,6 +403,19 @@ pub struct Stats {
 }
 
 /// Grundy values of a take-and-break game, extended on demand.
+///
+/// ```
+/// use grundy::heap::rare::{Engine, TakeBreak};
+/// use std::ops::ControlFlow;
+///
+/// // Dawson's Kayles, 0.07: remove two adjacent pins from a row.
+/// let mut engine = Engine::new(TakeBreak::new(&[0, 0, 7]).unwrap());
+/// let _ = engine.extend_to(100_000, &mut |_| ControlFlow::Continue(()));
+/// let values = engine.values();
+/// assert_eq!((0..10).map(|n| values.get(n)).collect::<Vec<_>>(), [0, 0, 1, 1, 2, 0, 3, 1, 1, 0]);
+/// // Period 34 from heap 53 on (Guy and Smith, 1956).
+/// assert_eq!(values.get(100_000), values.get(100_000 - 34));
+/// ```
 #[derive(Debug, Clone)]
 pub struct Engine {
     rules: TakeBreak,
