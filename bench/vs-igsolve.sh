@@ -49,7 +49,8 @@ measure() {
 }
 
 threads_list=${THREADS:-$(nproc)}
-echo "processor: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores; grundy threads: $threads_list; igsolve: 1 thread"
+cpu_field() { sed -n "s/^$1[[:space:]]*: *//p" /proc/cpuinfo | head -1; }
+echo "processor: $(cpu_field 'model name') (family $(cpu_field 'cpu family'), model $(cpu_field model)), $(nproc) cores; grundy threads: $threads_list; igsolve: 1 thread"
 printf '%-6s %6s %7s %10s %9s %10s %9s %8s  %s\n' game board threads ours ours_mem igsolve ig_mem ratio nimbers
 for case in $cases; do
   game=${case%%:*}

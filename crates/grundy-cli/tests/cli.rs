@@ -446,5 +446,8 @@ fn an_interrupted_sequence_hands_on_what_it_tabulated() {
     let values = object["values"].as_array().unwrap();
     assert!(!values.is_empty(), "no values handed on");
     let error = object["error"].as_str().unwrap();
-    assert!(error.contains(&format!("after {} heaps", values.len())), "{error}");
+    assert!(
+        error.contains(&format!("after {} heaps", values.len())),
+        "{error}"
+    );
 }

@@ -48,23 +48,16 @@ impl<G: SearchGame> Engine for Searcher<G> {
         Searcher::has_nimber(self, pos, k)
     }
     fn options(&self, outside: u128) -> Vec<u128> {
+        // Every move of the whole position as it stands: not of its parts
+        // after `split`, whose reductions (a Cram pendant cell dropped, say)
+        // keep the value but not every move a player may make.
         let pos = self.game().import(outside);
-        let mut comps = Vec::new();
-        self.game().split(pos, &mut comps);
-        comps.sort();
-        let mut out = Vec::new();
         let mut opts = Vec::new();
-        for c in comps {
-            opts.clear();
-            self.game().options(c, &mut opts);
-            // Moves in board order: by the cells they change.
-            let mut these: Vec<u128> = opts
-                .iter()
-                .map(|&o| self.game().export((pos & !c) | o))
-                .collect();
-            these.sort_by_key(|&o| std::cmp::Reverse(outside & !o));
-            out.extend(these);
-        }
+        self.game().options(pos, &mut opts);
+        let mut out: Vec<u128> = opts.iter().map(|&o| self.game().export(o)).collect();
+        // Moves in board order: by the cells they change.
+        out.sort_by_key(|&o| std::cmp::Reverse(outside & !o));
+        out.dedup();
         out
     }
     fn set_stop_flag(&mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) {
