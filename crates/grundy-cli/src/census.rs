@@ -104,11 +104,12 @@ pub fn run(family: Family, out: &mut impl Write) -> Result<(), Error> {
         .filter(|r| !r.proven && r.same_as.is_none())
         .count();
     let summary = format!(
-        "{} of {} codes done: {} proven, {} distinct games unsolved within {} heaps",
+        "{} of {} codes done: {} proven, {} distinct {} unsolved within {} heaps",
         rows.len(),
         log.members().len(),
         rows.iter().filter(|r| r.proven).count(),
         unsolved,
+        if unsolved == 1 { "game" } else { "games" },
         params.max
     );
     match &flags.out {

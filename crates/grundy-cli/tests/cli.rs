@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{fails, json, stdout};
+use common::{fails, interrupted, json, stdout};
 
 #[test]
 fn the_contract_example_as_text() {
@@ -325,21 +325,12 @@ fn misere_sums_answer_refuse_or_stop_on_ctrl_c() {
     );
     assert!(started.elapsed().as_secs() < 10);
     // A long misère search stops on Ctrl-C with exit status 130.
-    let bin = assert_cmd::cargo::cargo_bin("grundy");
-    let child = std::process::Command::new(&bin)
-        .args([
+    let (out, _) = interrupted(
+        &[
             "value", "4.442", "23", "99363", "31792", "+", "div:7", "19", "36", "33", "--misere",
-        ])
-        .stderr(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+        ],
+        std::time::Duration::from_millis(1500),
+    );
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("interrupted"), "{err}");
@@ -429,18 +420,10 @@ fn cram_strips_are_dawsons_kayles() {
 fn an_interrupted_sequence_hands_on_what_it_tabulated() {
     // Past the state budget, the values are tabulated while a period is
     // looked for; Ctrl-C then still prints every value found, as JSON.
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
-        .args(["seq", "0.6", "--to", "100000000", "--json", "-q"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let (out, _) = interrupted(
+        &["seq", "0.6", "--to", "100000000", "--json", "-q"],
+        std::time::Duration::from_millis(1500),
+    );
     assert_eq!(out.status.code(), Some(130));
     let object: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
     let values = object["values"].as_array().unwrap();

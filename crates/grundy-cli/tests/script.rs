@@ -1,7 +1,10 @@
 //! The example scripts give the same values as the built-in families, and
 //! scripts work everywhere a built-in family does.
 
+mod common;
+
 use assert_cmd::Command;
+use common::interrupted;
 use grundy::family::{Family, Settings};
 use grundy::spec::parse_game;
 
@@ -226,30 +229,6 @@ fn bad_scripts_are_one_line() {
     }
 }
 
-/// Sends SIGINT to a running `grundy ARGS` after `after`, and returns its
-/// exit status, stderr and how long it took to stop.
-pub fn interrupted(args: &[&str], after: std::time::Duration) -> (Option<i32>, String, f64) {
-    let bin = assert_cmd::cargo::cargo_bin("grundy");
-    let child = std::process::Command::new(&bin)
-        .args(args)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(after);
-    let sent = std::time::Instant::now();
-    std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8(out.stderr).unwrap(),
-        sent.elapsed().as_secs_f64(),
-    )
-}
-
 #[test]
 fn ctrl_c_stops_a_script_that_is_running() {
     let dir = std::env::temp_dir().join(format!("grundy-script-slow-{}", std::process::id()));
@@ -262,11 +241,12 @@ fn ctrl_c_stops_a_script_that_is_running() {
     )
     .unwrap();
     let spec = format!("script:{}", path.display());
-    let (code, err, took) = interrupted(
+    let (out, took) = interrupted(
         &["value", &spec, "100000", "-q"],
         std::time::Duration::from_millis(700),
     );
-    assert_eq!(code, Some(130), "{err}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(
         err.contains("interrupted") && err.lines().count() == 1,
         "{err}"

@@ -24,7 +24,6 @@
 //! position reached is not tame, [`analyze`] declines and the caller searches.
 
 use crate::error::Result;
-use crate::misere::MisereAnalysis;
 use crate::nimber::mex;
 use crate::sum::{Component, Sum, Winner, WinningMove};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -290,9 +289,22 @@ impl Tameness {
     }
 }
 
+/// What genus theory says of a misère sum.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GenusAnalysis {
+    /// The outcome for the player to move.
+    pub winner: Winner,
+    /// Every winning move (at most the limit asked for).
+    pub winning_moves: Vec<WinningMove>,
+    /// Whether the list was cut.
+    pub truncated: bool,
+    /// Each component's genus, e.g. `0^120`.
+    pub genera: Vec<String>,
+}
+
 /// Misère analysis by genus theory, or `None` when some position of the sum is
 /// not tame (or too large to classify within `budget` positions).
-pub fn analyze(sum: &mut Sum, max_moves: usize, budget: usize) -> Result<Option<MisereAnalysis>> {
+pub fn analyze(sum: &mut Sum, max_moves: usize, budget: usize) -> Result<Option<GenusAnalysis>> {
     let mut tameness = Tameness {
         classes: HashMap::new(),
         moves: HashMap::new(),
@@ -350,11 +362,10 @@ pub fn analyze(sum: &mut Sum, max_moves: usize, budget: usize) -> Result<Option<
             }
         }
     }
-    Ok(Some(MisereAnalysis {
+    Ok(Some(GenusAnalysis {
         winner: if wins { Winner::First } else { Winner::Second },
         winning_moves,
         truncated,
-        method: "genus",
         genera: classes.iter().map(|c| c.genus().to_string()).collect(),
     }))
 }

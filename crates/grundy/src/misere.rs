@@ -40,6 +40,18 @@ pub struct MisereAnalysis {
     pub genera: Vec<String>,
 }
 
+impl From<genus::GenusAnalysis> for MisereAnalysis {
+    fn from(g: genus::GenusAnalysis) -> Self {
+        MisereAnalysis {
+            winner: g.winner,
+            winning_moves: g.winning_moves,
+            truncated: g.truncated,
+            method: "genus",
+            genera: g.genera,
+        }
+    }
+}
+
 /// The most positions genus theory classifies before leaving a sum to search.
 const GENUS_BUDGET: usize = 1_000_000;
 
@@ -65,7 +77,7 @@ pub fn analyze(sum: &mut Sum, max_moves: usize, max_states: usize) -> Result<Mis
     }
     sum.search_started();
     if let Some(analysis) = genus::analyze(sum, max_moves, max_states.min(GENUS_BUDGET))? {
-        return Ok(analysis);
+        return Ok(analysis.into());
     }
     by_search(sum, max_moves, max_states).map_err(|e| match e {
         Error::TooLarge(why) => Error::TooLarge(format!(
@@ -450,6 +462,7 @@ mod tests {
             }
             let mut sum = parse_sum(&text, Settings::default()).unwrap();
             if let Some(fast) = genus::analyze(&mut sum, usize::MAX, 100_000).unwrap() {
+                let fast = MisereAnalysis::from(fast);
                 let slow = by_search(&mut sum, usize::MAX, 5_000_000).unwrap();
                 prop_assert_eq!(fast.winner, slow.winner, "{}", text.join(" "));
                 prop_assert_eq!(sorted_moves(&fast), sorted_moves(&slow), "{}", text.join(" "));

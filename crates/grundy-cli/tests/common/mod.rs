@@ -40,3 +40,22 @@ pub fn fails(args: &[&str], needle: &str) {
         "{args:?}: expected {needle:?} in {err}"
     );
 }
+
+/// Runs `grundy ARGS`, sends it SIGINT (Ctrl-C) after `after`, and returns
+/// what it printed and how it exited, with the seconds it took to stop.
+pub fn interrupted(args: &[&str], after: std::time::Duration) -> (std::process::Output, f64) {
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let sent = std::time::Instant::now();
+    std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out, sent.elapsed().as_secs_f64())
+}

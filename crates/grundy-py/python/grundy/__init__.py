@@ -244,7 +244,11 @@ class Value:
         else:
             head = f"<p>nim-sum <b>{e(self.nim_sum)}</b>: <b>{outcome}</b></p>"
         moves = self.drawing_moves if self.winner == "draw" else self.winning_moves
-        title = "moves that keep the draw" if self.winner == "draw" else "winning moves"
+        one = len(moves) == 1
+        if self.winner == "draw":
+            title = "move that keeps the draw" if one else "moves that keep the draw"
+        else:
+            title = "winning move" if one else "winning moves"
         listed = ""
         if moves:
             more = " (truncated)" if self.winning_moves_truncated else ""

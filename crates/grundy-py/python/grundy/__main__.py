@@ -92,7 +92,8 @@ def _census(args) -> int:
         sys.stdout.write(census.markdown(rows))
     proven = sum(1 for r in rows if r["proven"])
     unsolved = sum(1 for r in rows if not r["proven"] and r["same_as"] is None)
-    print(f"{len(rows)} codes: {proven} proven, {unsolved} distinct games unsolved within {args.max} heaps"
+    games = "game" if unsolved == 1 else "games"
+    print(f"{len(rows)} codes: {proven} proven, {unsolved} distinct {games} unsolved within {args.max} heaps"
           + (f"; written to {args.out}" if args.out else ""), file=sys.stderr)
     return 0
 
