@@ -340,6 +340,10 @@ fn main() -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::from(2);
     }
+    if let Err(e) = grundy::search::threads_from_env() {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     // Searches recurse as deep as games last: give them a roomy stack.
     let worker = std::thread::Builder::new()
         .stack_size(WORKER_STACK)

@@ -434,3 +434,22 @@ fn an_interrupted_sequence_hands_on_what_it_tabulated() {
         "{error}"
     );
 }
+
+#[test]
+fn a_wrong_thread_count_is_refused_before_any_work() {
+    for value in ["0", "x", "-2"] {
+        let out = assert_cmd::Command::cargo_bin("grundy")
+            .unwrap()
+            .env("GRUNDY_THREADS", value)
+            .args(["value", "cram", "3x4"])
+            .assert()
+            .code(2);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert!(
+            err.contains("GRUNDY_THREADS") && err.lines().count() == 1,
+            "{err}"
+        );
+    }
+    let text = common::stdout(&["value", "nim", "3"]);
+    assert!(text.contains("grundy 3"));
+}

@@ -639,9 +639,12 @@ impl<H: HeapGame> HeapFamily<H> {
                 Ok(self.table.get(m).expect("tabulated just now") as u64)
             }
             None => Err(Error::TooLarge(format!(
-                "heap {n} of {} is beyond the state budget ({} heaps), and no period was proven within that budget; \
+                "heap {n} of {} is beyond the state budget ({} heap{}), and no period was proven within that budget; \
                  raise --max-states, or see whether `grundy period {}` proves one",
-                self.spec, self.settings.max_states, self.spec
+                self.spec,
+                self.settings.max_states,
+                if self.settings.max_states == 1 { "" } else { "s" },
+                self.spec
             ))),
         }
     }

@@ -174,11 +174,28 @@ pub struct Searcher<G: SearchGame> {
 /// Threads a search uses: `GRUNDY_THREADS` if set to a number, else one
 /// per core.
 pub fn default_threads() -> usize {
-    std::env::var("GRUNDY_THREADS")
+    threads_from_env()
         .ok()
-        .and_then(|v| v.trim().parse::<usize>().ok())
-        .filter(|&n| n >= 1)
+        .flatten()
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// `GRUNDY_THREADS` as set: `None` when it is not, an error when it is not
+/// a whole number of at least 1 (the command line checks it before work).
+pub fn threads_from_env() -> Result<Option<usize>, String> {
+    match std::env::var("GRUNDY_THREADS") {
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Ok(v) if v.trim().is_empty() => Ok(None),
+        Ok(v) => match v.trim().parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(Some(n)),
+            _ => Err(format!(
+                "GRUNDY_THREADS={v} is not a number of threads: write a whole number of at least 1, or unset it"
+            )),
+        },
+        Err(std::env::VarError::NotUnicode(_)) => {
+            Err("GRUNDY_THREADS is not valid text".to_string())
+        }
+    }
 }
 
 /// What the threads of one search share.
