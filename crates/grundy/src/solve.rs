@@ -36,10 +36,6 @@ pub enum SolveError<P> {
 /// flag, the memory it holds and the clock.
 const CHECK_EVERY: usize = 4096;
 
-/// How long a search runs before it reports progress (so that quick ones
-/// never draw a progress bar).
-const QUIET_FOR: std::time::Duration = std::time::Duration::from_secs(1);
-
 #[derive(Debug, Clone, Copy)]
 enum Entry {
     Done(u64),
@@ -91,8 +87,8 @@ pub struct Solver<G: Game> {
     /// Told the number of positions remembered, once a second after the
     /// first, while a search runs.
     progress: Option<Box<dyn FnMut(u64)>>,
-    /// When the current search started, and when it last reported.
-    clock: Option<(std::time::Instant, std::time::Instant)>,
+    /// When the current search reports.
+    pace: Option<crate::family::Pace>,
 }
 
 impl<G: Game> Solver<G> {
@@ -111,7 +107,7 @@ impl<G: Game> Solver<G> {
             buffer: Vec::new(),
             stop: None,
             progress: None,
-            clock: None,
+            pace: None,
         }
     }
 
@@ -144,10 +140,8 @@ impl<G: Game> Solver<G> {
         if let Err(e) = crate::memory::check(solved) {
             return Some(SolveError::Memory(e.to_string()));
         }
-        if let (Some(report), Some((start, last))) = (&mut self.progress, &mut self.clock) {
-            let now = std::time::Instant::now();
-            if now - *start >= QUIET_FOR && now - *last >= QUIET_FOR {
-                *last = now;
+        if let (Some(report), Some(pace)) = (&mut self.progress, &mut self.pace) {
+            if pace.due() {
                 report(solved as u64);
             }
         }
@@ -216,8 +210,7 @@ impl<G: Game> Solver<G> {
         if self.memo.len() >= self.max_states {
             return Err(SolveError::Budget(self.max_states));
         }
-        let now = std::time::Instant::now();
-        self.clock = Some((now, now));
+        self.pace = Some(crate::family::Pace::start());
         let mut stack: Vec<Frame<G::Position>> = Vec::new();
         self.memo.insert(root.clone(), Entry::OnStack(0));
         let options = self.expand(&root);

@@ -112,8 +112,8 @@ pub struct Sum {
 struct Watch {
     stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     progress: Option<Box<dyn FnMut(u64, u64)>>,
-    /// When the current search started, and when it last reported.
-    clock: Option<(std::time::Instant, std::time::Instant)>,
+    /// When the current search reports.
+    pace: Option<crate::family::Pace>,
 }
 
 impl Sum {
@@ -134,18 +134,19 @@ impl Sum {
         self.watch = Watch {
             stop: Some(stop),
             progress: Some(progress),
-            clock: None,
+            pace: None,
         };
     }
 
     /// Starts the clock of a search over the whole sum.
     pub fn search_started(&mut self) {
-        let now = std::time::Instant::now();
-        self.watch.clock = Some((now, now));
+        self.watch.pace = Some(crate::family::Pace::start());
     }
 
-    /// An error if the search must stop (the flag of [`Sum::watch`] is
-    /// set); reports `examined` positions now and then.
+    /// An error if the search must stop: the flag of [`Sum::watch`] is set,
+    /// or (looked at every 4096 positions) the process holds more memory
+    /// than [`crate::memory`]'s budget; reports `examined` positions now
+    /// and then.
     pub fn search_step(&mut self, examined: usize) -> Result<()> {
         let watch = &mut self.watch;
         if watch
@@ -157,11 +158,11 @@ impl Sum {
                 "interrupted after {examined} positions of the search"
             )));
         }
-        if let (Some(report), Some((start, last))) = (&mut watch.progress, &mut watch.clock) {
-            let now = std::time::Instant::now();
-            let second = std::time::Duration::from_secs(1);
-            if now - *start >= second && now - *last >= second {
-                *last = now;
+        if examined.is_multiple_of(4096) {
+            crate::memory::check(examined)?;
+        }
+        if let (Some(report), Some(pace)) = (&mut watch.progress, &mut watch.pace) {
+            if pace.due() {
                 report(examined as u64, 0);
             }
         }

@@ -101,8 +101,7 @@ where
             let mut edges = Vec::new();
             let mut next = 0;
             let mut options = Vec::new();
-            let start = std::time::Instant::now();
-            let mut reported = start;
+            let mut pace = crate::family::Pace::start();
             while next < positions.len() {
                 if positions.len() > self.max_states {
                     return Err(Error::Budget {
@@ -118,14 +117,8 @@ where
                         return Err(Error::Interrupted("interrupted".into()));
                     }
                     crate::memory::check(positions.len())?;
-                    let now = std::time::Instant::now();
-                    if now - start >= std::time::Duration::from_secs(1)
-                        && now - reported >= std::time::Duration::from_secs(1)
-                    {
-                        reported = now;
-                        if let Some(progress) = &self.progress {
-                            (progress.borrow_mut())(positions.len() as u64, 0);
-                        }
+                    if let (true, Some(progress)) = (pace.due(), &self.progress) {
+                        (progress.borrow_mut())(positions.len() as u64, 0);
                     }
                 }
                 options.clear();
