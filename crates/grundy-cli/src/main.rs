@@ -160,6 +160,10 @@ enum Command {
         /// the values are then printed only with --json, --csv or --out.
         #[arg(long, value_name = "FILE.svg")]
         plot: Option<std::path::PathBuf>,
+        /// Also write a certificate of G(0) to G(TO) to FILE, for grundy-verify
+        /// (take-and-break codes and Grundy's game).
+        #[arg(long, value_name = "FILE")]
+        certificate: Option<std::path::PathBuf>,
         #[command(flatten)]
         run: long_run::RunFlags,
         #[command(flatten)]
@@ -175,6 +179,10 @@ enum Command {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
+        /// Also write a certificate of the values tabulated and the period
+        /// proven to FILE, for grundy-verify (take-and-break codes and Grundy's game).
+        #[arg(long, value_name = "FILE")]
+        certificate: Option<std::path::PathBuf>,
         #[command(flatten)]
         run: long_run::RunFlags,
         #[command(flatten)]
@@ -453,6 +461,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             out: out_file,
             verify,
             plot,
+            certificate,
             run,
             limits,
         } => {
@@ -465,6 +474,9 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
                 .into());
             }
             let mut family = spec::parse_game(&game, limits.settings())?;
+            if certificate.is_some() {
+                refuse_uncertifiable(family.as_ref())?;
+            }
             family.configure_long_run(long_run::long_run(&run, &family.spec()));
             let print = |family: &mut dyn grundy::family::Family| match out_file {
                 Some(path) => output::sequence_to_file(&path, family, from, to),
@@ -479,12 +491,16 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
                 let checked = family.verify(samples)?;
                 eprintln!("verified {checked} heaps against the plain method: all agree");
             }
+            if let Some(path) = certificate {
+                write_certificate(family.as_mut(), &path, to.saturating_add(1), None)?;
+            }
             Ok(())
         }
         Command::Period {
             game,
             max,
             json,
+            certificate,
             run,
             limits,
         } => {
@@ -492,6 +508,9 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             // Asking for N heaps is asking for the memory of N heaps.
             settings.max_states = settings.max_states.max(max.saturating_add(1) as usize);
             let mut family = spec::parse_game(&game, settings)?;
+            if certificate.is_some() {
+                refuse_uncertifiable(family.as_ref())?;
+            }
             family.configure_long_run(long_run::long_run(&run, &family.spec()));
             let report = family.period(max)?;
             if json {
@@ -499,7 +518,12 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             } else {
                 output::period_text(out, family.as_ref(), &report)
             }
-            .map_err(io_error)
+            .map_err(io_error)?;
+            if let Some(path) = certificate {
+                let claim = report.periodicity.as_ref().filter(|_| report.proven);
+                write_certificate(family.as_mut(), &path, report.checked_to + 1, claim)?;
+            }
+            Ok(())
         }
         Command::Table {
             game,
@@ -646,6 +670,43 @@ fn move_limits(max_moves: Option<usize>) -> (usize, usize) {
         Some(n) => (n, n),
         None => (1000, output::TEXT_MOVES),
     }
+}
+
+/// Refuses `--certificate` for games no certificate describes, before any work.
+fn refuse_uncertifiable(family: &dyn grundy::family::Family) -> Result<(), Failure> {
+    if family.certifiable() {
+        return Ok(());
+    }
+    Err(Error::invalid(format!(
+        "{}: certificates are written for octal and hexadecimal codes (0.16, hex:0.8C) and Grundy's game",
+        family.spec()
+    ))
+    .into())
+}
+
+/// Writes the certificate of heaps `0..len` to `path` and says so on stderr.
+fn write_certificate(
+    family: &mut dyn grundy::family::Family,
+    path: &std::path::Path,
+    len: u64,
+    claim: Option<&grundy::period::Periodicity>,
+) -> Result<(), Failure> {
+    let written =
+        grundy::certificate::write_file(path, |out| family.write_certificate(len, claim, out))?;
+    eprintln!(
+        "certificate: {} ({} values of {}, {} bytes{}); check it with: grundy-verify {}",
+        path.display(),
+        written.values,
+        written.game,
+        written.bytes,
+        if claim.is_some() {
+            ", with the period"
+        } else {
+            ""
+        },
+        path.display()
+    );
+    Ok(())
 }
 
 fn sequence_to_stdout(

@@ -207,6 +207,27 @@ pub trait Family {
         )))
     }
 
+    /// Whether [`Family::write_certificate`] writes certificates for this
+    /// game: take-and-break codes and Grundy's game.
+    fn certifiable(&self) -> bool {
+        false
+    }
+
+    /// Writes a certificate (see [`crate::certificate`]) of the values of
+    /// heaps `0..len`, tabulating them first, and of `claim`.
+    fn write_certificate(
+        &mut self,
+        len: u64,
+        claim: Option<&crate::period::Periodicity>,
+        out: &mut dyn std::io::Write,
+    ) -> Result<crate::certificate::Written> {
+        let _ = (len, claim, out);
+        Err(Error::invalid(format!(
+            "{}: certificates are written for octal and hexadecimal codes and Grundy's game",
+            self.spec()
+        )))
+    }
+
     /// Whether positions are heap sizes, so that `seq` makes sense.
     fn is_heap_game(&self) -> bool {
         false
@@ -699,6 +720,51 @@ pub fn show_heap(position: &Position) -> String {
 }
 
 impl<H: HeapGame> Family for HeapFamily<H> {
+    fn certifiable(&self) -> bool {
+        self.game
+            .take_break()
+            .is_some_and(|rules| crate::certificate::game_name(&rules).is_some())
+    }
+
+    fn write_certificate(
+        &mut self,
+        len: u64,
+        claim: Option<&crate::period::Periodicity>,
+        out: &mut dyn std::io::Write,
+    ) -> Result<crate::certificate::Written> {
+        let rules = match self.game.take_break() {
+            Some(rules) if self.certifiable() => rules,
+            _ => return Err(Error::invalid(format!(
+                "{}: certificates are written for octal and hexadecimal codes and Grundy's game",
+                self.spec
+            ))),
+        };
+        // With a claim, the values its proof needs are enough.
+        let needed = claim.and_then(|c| {
+            crate::period::values_needed(&self.game.period_rule(), c.preperiod, c.period)
+        });
+        let len = usize::try_from(needed.map_or(len, |needed| needed.min(len)))
+            .ok()
+            .filter(|n| *n <= self.settings.max_states)
+            .ok_or_else(|| {
+                Error::TooLarge(format!(
+                    "a certificate of {len} values needs them all in memory, beyond the state budget ({}); raise it with --max-states",
+                    self.settings.max_states
+                ))
+            })?;
+        if len > 0 {
+            self.tabulate(len - 1)?;
+        }
+        let table = &self.table;
+        crate::certificate::write(
+            out,
+            &rules,
+            len,
+            |n| table.get(n).expect("tabulated"),
+            claim,
+        )
+    }
+
     fn spec(&self) -> String {
         self.spec.clone()
     }

@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod census;
+pub mod certificate;
 pub mod columns;
 pub mod error;
 pub mod family;

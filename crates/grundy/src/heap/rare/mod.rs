@@ -911,6 +911,35 @@ impl RareSplit<'_> {
     }
 }
 
+/// The values that are common at even heaps and at odd heaps under the split
+/// the engine would choose for heaps `0..len` (up to the largest value among
+/// them), or `None` when the code never splits in two or its values are not
+/// sparse. A certificate lists them so that its checker needs only the
+/// splits through rare heaps (see [`crate::certificate`]).
+pub fn common_values(
+    rules: &TakeBreak,
+    len: usize,
+    value: impl Fn(usize) -> u32,
+) -> Option<[Vec<u32>; 2]> {
+    if rules.splits.is_empty() {
+        return None;
+    }
+    let (split, odd) = match choose_split(rules, len, &value) {
+        Some(split) => (split, parity_words(split.mask)),
+        None => choose_sum_free(len, &value)?,
+    };
+    let max = (0..len)
+        .map(&value)
+        .max()
+        .unwrap_or(0)
+        .min(MAX_RARE_BOUND - 1);
+    Some([0, 1].map(|parity| {
+        (0..=max)
+            .filter(|&v| !rare_under(&split, &odd, parity, v))
+            .collect()
+    }))
+}
+
 /// Whether heap `heap` with value `value` is rare under `split`, whose common
 /// values are `odd` (as bits) when it is a sum-free split.
 #[inline]
