@@ -1,4 +1,4 @@
-//! Every `$ grundy ...` example of README.md and of the guide (`docs/src`)
+//! Every `$ grundy ...` (and `$ grundy-verify ...`) example of README.md and of the guide (`docs/src`)
 //! runs and prints what the page shows, so the pages cannot drift from the
 //! binary.
 //!
@@ -100,27 +100,26 @@ fn examples(page: &Path) -> Vec<Example> {
 /// Runs an example's command; its status and what it printed.
 fn run(example: &Example) -> (i32, String) {
     let mut words = example.words.iter();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
-    loop {
+    let mut environment = Vec::new();
+    let program = loop {
         let word = words
             .next()
             .unwrap_or_else(|| panic!("{}:{}: no command", example.page.display(), example.line));
         match word.split_once('=') {
-            Some((key, value)) if !word.starts_with('-') => {
-                command.env(key, value);
-            }
-            _ => {
-                assert_eq!(
-                    word,
-                    "grundy",
-                    "{}:{}: examples run grundy only",
+            Some((key, value)) if !word.starts_with('-') => environment.push((key, value)),
+            _ => match word.as_str() {
+                "grundy" => break PathBuf::from(env!("CARGO_BIN_EXE_grundy")),
+                "grundy-verify" => break grundy_verify(),
+                _ => panic!(
+                    "{}:{}: examples run grundy and grundy-verify only",
                     example.page.display(),
                     example.line
-                );
-                break;
-            }
+                ),
+            },
         }
-    }
+    };
+    let mut command = Command::new(program);
+    command.envs(environment);
     // stdout and stderr into one file, in the order they were written.
     let path = capture_path(&example.page, example.line);
     let capture = std::fs::File::create(&path).unwrap();
@@ -134,6 +133,18 @@ fn run(example: &Example) -> (i32, String) {
     let printed = std::fs::read_to_string(&path).unwrap();
     std::fs::remove_file(&path).ok();
     (status.code().unwrap_or(-1), printed)
+}
+
+/// The certificate checker, a binary of another package of the workspace,
+/// built beside `grundy` by `cargo test --workspace`.
+fn grundy_verify() -> PathBuf {
+    let path = Path::new(env!("CARGO_BIN_EXE_grundy")).with_file_name("grundy-verify");
+    assert!(
+        path.exists(),
+        "{} is missing: run cargo build -p grundy-verify (cargo test --workspace builds it)",
+        path.display()
+    );
+    path
 }
 
 /// A scratch file for what one example prints.
