@@ -3,7 +3,6 @@
 //! engine. grundy is only a dev-dependency: it writes certificates, the
 //! checker under test never links it.
 
-use grundy::family::Family;
 use grundy::heap::rare::{Engine, TakeBreak};
 use proptest::prelude::*;
 use std::ops::ControlFlow;

@@ -734,10 +734,12 @@ impl<H: HeapGame> Family for HeapFamily<H> {
     ) -> Result<crate::certificate::Written> {
         let rules = match self.game.take_break() {
             Some(rules) if self.certifiable() => rules,
-            _ => return Err(Error::invalid(format!(
+            _ => {
+                return Err(Error::invalid(format!(
                 "{}: certificates are written for octal and hexadecimal codes and Grundy's game",
                 self.spec
-            ))),
+            )))
+            }
         };
         // With a claim, the values its proof needs are enough.
         let needed = claim.and_then(|c| {
