@@ -492,6 +492,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
                 eprintln!("verified {checked} heaps against the plain method: all agree");
             }
             if let Some(path) = certificate {
+                out.flush().map_err(io_error)?;
                 write_certificate(family.as_mut(), &path, to.saturating_add(1), None)?;
             }
             Ok(())
@@ -520,6 +521,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             }
             .map_err(io_error)?;
             if let Some(path) = certificate {
+                out.flush().map_err(io_error)?;
                 let claim = report.periodicity.as_ref().filter(|_| report.proven);
                 write_certificate(family.as_mut(), &path, report.checked_to + 1, claim)?;
             }

@@ -422,7 +422,8 @@ impl<T: Copy + Into<u32> + Sync> Checker<'_, T> {
         }
         if seen.has(v) {
             return Err(format!(
-                "heap {n}: G({n}) = {v} is wrong: a move from {n} reaches a position of value {v}"
+                "heap {n}: G({n}) = {v} is wrong: a move from {n} reaches a position of value {v} ({})",
+                self.move_to(n, v)
             ));
         }
         let missing = |seen: &[u64]| (0..v).find(|u| !seen.has(*u));
@@ -462,6 +463,40 @@ impl<T: Copy + Into<u32> + Sync> Checker<'_, T> {
             a += SCAN;
         }
         Err(wrong(missing(seen).expect("a missing value")))
+    }
+
+    /// A move from `n` to a position of value `target`, in words (for a
+    /// refutation: it is looked for only then, through every option).
+    fn move_to(&self, n: usize, target: u32) -> String {
+        let (r, g) = (self.rules, |i: usize| self.g(i));
+        for (k, d) in r.digits.iter().enumerate().take(n + 1) {
+            if d & 1 != 0 && n == k && target == 0 {
+                return format!("removing all {k} tokens");
+            }
+            if d & 2 != 0 && n > k && g(n - k) == target {
+                return format!("removing {k} leaves {}, of value {target}", n - k);
+            }
+            let m = n - k;
+            for a in (1..=self.half(m.max(1))).filter(|_| d & 4 != 0 && m >= 2) {
+                if g(a) ^ g(m - a) == target {
+                    let b = m - a;
+                    return format!(
+                        "removing {k} leaves {a} and {b}, of values {} ^ {} = {target}",
+                        g(a),
+                        g(b)
+                    );
+                }
+            }
+            for a in (1..=m / 3).filter(|_| d & 8 != 0) {
+                for b in a..=(m - a) / 2 {
+                    let c = m - a - b;
+                    if !(r.unequal && (a == b || b == c)) && g(a) ^ g(b) ^ g(c) == target {
+                        return format!("removing {k} leaves {a}, {b} and {c}, of values {} ^ {} ^ {} = {target}", g(a), g(b), g(c));
+                    }
+                }
+            }
+        }
+        unreachable!("a move to {target} was marked")
     }
 
     /// Marks the values of the splits `(a, m - a)` for `from <= a < to`.
@@ -551,6 +586,7 @@ fn check_values<T: Copy + Into<u32> + Sync>(checker: &Checker<T>) -> Option<(usi
     let wrong_from = AtomicUsize::new(usize::MAX);
     let done = AtomicUsize::new(0);
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let running = AtomicUsize::new(threads);
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
@@ -572,15 +608,21 @@ fn check_values<T: Copy + Into<u32> + Sync>(checker: &Checker<T>) -> Option<(usi
                     }
                     done.fetch_add(BLOCK, Relaxed);
                 }
+                running.fetch_sub(1, Relaxed);
             });
         }
         // Progress, on a terminal, for certificates that take a while.
         let started = Instant::now();
         let show = std::io::stderr().is_terminal();
         let mut shown = false;
-        while next.load(Relaxed) < n && wrong_from.load(Relaxed) == usize::MAX {
-            std::thread::sleep(Duration::from_millis(100));
-            if show && started.elapsed() > Duration::from_secs(1) {
+        let mut last = started;
+        while running.load(Relaxed) > 0 {
+            std::thread::sleep(Duration::from_millis(10));
+            if show
+                && started.elapsed() > Duration::from_secs(1)
+                && last.elapsed().as_millis() >= 200
+            {
+                last = Instant::now();
                 let at = done.load(Relaxed).min(n);
                 eprint!("\rchecking values: {at} of {n} heaps ({}%)", at * 100 / n);
                 let _ = std::io::stderr().flush();
