@@ -252,6 +252,16 @@ impl Rules {
         })
     }
 
+    /// More options than heap `n` has: per digit, one move that leaves at
+    /// most one heap, `n / 2` splits in two and `n * n` in three.
+    fn most_options(&self, n: usize) -> u64 {
+        let n = n as u64;
+        let per_digit = 1
+            + if self.pairs.is_empty() { 0 } else { n / 2 }
+            + if self.triples.is_empty() { 0 } else { n * n };
+        self.digits.len() as u64 * per_digit
+    }
+
     /// The most tokens a move removes.
     fn max_take(&self) -> u64 {
         self.digits.len() as u64 - 1
@@ -284,6 +294,12 @@ impl Classes {
     /// The lists, restricted to values below `64 * words` (no heap has a
     /// larger value, nor does a XOR of two values), checked for closure.
     fn new(lists: &Common, rules: &Rules, words: usize) -> Result<Classes, Refuted> {
+        // The closure check is quadratic in the lists: keep it within a second.
+        if lists.even.len().max(lists.odd.len()) > 4096 {
+            return Err(Refuted::Unreadable(
+                "more than 4096 common values: not a certificate grundy writes".into(),
+            ));
+        }
         let [even, odd] = [&lists.even, &lists.odd].map(|list| {
             let mut set = vec![0u64; words];
             for &v in list.iter().filter(|v| (**v as usize) < 64 * words) {
@@ -536,6 +552,15 @@ fn mark_all(seen: &mut [u64], values: impl Iterator<Item = u32>) {
 /// certificate), then the claim. Returns what was verified, in words.
 fn verify<T: Copy + Into<u32> + Sync>(header: &Header, g: &[T]) -> Result<String, Refuted> {
     let rules = Rules::parse(&header.game).map_err(Refuted::Unreadable)?;
+    // A mex is at most the number of options: a larger value is wrong at
+    // once, and sets of values stay as small as the game allows.
+    if let Some(n) = (0..g.len()).find(|&n| g[n].into() as u64 > rules.most_options(n)) {
+        return Err(Refuted::Wrong(format!(
+            "heap {n}: G({n}) = {} is wrong: {n} has at most {} options",
+            g[n].into(),
+            rules.most_options(n)
+        )));
+    }
     let max = g.iter().map(|v| (*v).into()).max().unwrap_or(0);
     let words = ((max as usize + 1).next_power_of_two() / 64).max(1);
     let classes = match &header.common {
