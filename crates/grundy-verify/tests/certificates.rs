@@ -371,3 +371,18 @@ fn the_fast_path_and_the_full_check_agree_on_sparse_codes() {
         }
     }
 }
+
+#[test]
+fn a_value_beyond_every_mex_is_refuted_without_allocating_for_it() {
+    let rules = TakeBreak::new(&[0, 0, 7]).unwrap();
+    let mut values = plain_values(&rules, 100);
+    values[7] = 4_000_000_000;
+    let bytes = certificate_of(&rules, &values);
+    assert_eq!(header(&bytes).0["width"], 4);
+    let (status, out, _) = verify(&bytes);
+    assert_eq!(status, 1, "{out}");
+    assert!(
+        out.starts_with("REFUTED: heap 7: G(7) = 4000000000 is wrong: 7 has at most"),
+        "{out}"
+    );
+}
