@@ -474,9 +474,10 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
                 .into());
             }
             let mut family = spec::parse_game(&game, limits.settings())?;
-            if certificate.is_some() {
-                refuse_uncertifiable(family.as_ref())?;
-            }
+            let certificate = match certificate {
+                Some(path) => Some(pending_certificate(family.as_ref(), &path, to, &limits)?),
+                None => None,
+            };
             family.configure_long_run(long_run::long_run(&run, &family.spec()));
             let print = |family: &mut dyn grundy::family::Family| match out_file {
                 Some(path) => output::sequence_to_file(&path, family, from, to),
@@ -491,9 +492,9 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
                 let checked = family.verify(samples)?;
                 eprintln!("verified {checked} heaps against the plain method: all agree");
             }
-            if let Some(path) = certificate {
+            if let Some(pending) = certificate {
                 out.flush().map_err(io_error)?;
-                write_certificate(family.as_mut(), &path, to.saturating_add(1), None)?;
+                write_certificate(family.as_mut(), pending, to.saturating_add(1), None)?;
             }
             Ok(())
         }
@@ -509,9 +510,10 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             // Asking for N heaps is asking for the memory of N heaps.
             settings.max_states = settings.max_states.max(max.saturating_add(1) as usize);
             let mut family = spec::parse_game(&game, settings)?;
-            if certificate.is_some() {
-                refuse_uncertifiable(family.as_ref())?;
-            }
+            let certificate = match certificate {
+                Some(path) => Some(pending_certificate(family.as_ref(), &path, 0, &limits)?),
+                None => None,
+            };
             family.configure_long_run(long_run::long_run(&run, &family.spec()));
             let report = family.period(max)?;
             if json {
@@ -520,10 +522,10 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
                 output::period_text(out, family.as_ref(), &report)
             }
             .map_err(io_error)?;
-            if let Some(path) = certificate {
+            if let Some(pending) = certificate {
                 out.flush().map_err(io_error)?;
                 let claim = report.periodicity.as_ref().filter(|_| report.proven);
-                write_certificate(family.as_mut(), &path, report.checked_to + 1, claim)?;
+                write_certificate(family.as_mut(), pending, report.checked_to + 1, claim)?;
             }
             Ok(())
         }
@@ -674,33 +676,48 @@ fn move_limits(max_moves: Option<usize>) -> (usize, usize) {
     }
 }
 
-/// Refuses `--certificate` for games no certificate describes, before any work.
-fn refuse_uncertifiable(family: &dyn grundy::family::Family) -> Result<(), Failure> {
-    if family.certifiable() {
-        return Ok(());
+/// Refuses `--certificate` before any work for games no certificate
+/// describes, for more values than the state budget holds (a certificate
+/// needs heaps 0 to `to` in memory), and for a path that cannot be written.
+fn pending_certificate(
+    family: &dyn grundy::family::Family,
+    path: &std::path::Path,
+    to: u64,
+    limits: &Limits,
+) -> Result<grundy::certificate::Pending, Failure> {
+    if !family.certifiable() {
+        return Err(Error::invalid(format!(
+            "{}: certificates are written for octal and hexadecimal codes (0.16, hex:0.8C) and Grundy's game",
+            family.spec()
+        ))
+        .into());
     }
-    Err(Error::invalid(format!(
-        "{}: certificates are written for octal and hexadecimal codes (0.16, hex:0.8C) and Grundy's game",
-        family.spec()
-    ))
-    .into())
+    let budget = limits.settings().max_states as u64;
+    if to >= budget {
+        return Err(Error::TooLarge(format!(
+            "a certificate of heaps 0 to {to} needs them all in memory, beyond the state budget ({budget}); raise it with --max-states"
+        ))
+        .into());
+    }
+    Ok(grundy::certificate::Pending::create(path)?)
 }
 
-/// Writes the certificate of heaps `0..len` to `path` and says so on stderr.
+/// Writes the certificate of heaps `0..len` and says so on stderr.
 fn write_certificate(
     family: &mut dyn grundy::family::Family,
-    path: &std::path::Path,
+    pending: grundy::certificate::Pending,
     len: u64,
     claim: Option<&grundy::period::Periodicity>,
 ) -> Result<(), Failure> {
-    let written =
-        grundy::certificate::write_file(path, |out| family.write_certificate(len, claim, out))?;
+    let path = pending.path().to_path_buf();
+    let written = pending.finish(|out| family.write_certificate(len, claim, out))?;
+    let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     eprintln!(
-        "certificate: {} ({} values of {}, {} bytes{}); check it with: grundy-verify {}",
+        "certificate: {} ({} of {}, {}{}); check it with: grundy-verify {}",
         path.display(),
-        written.values,
+        plural(written.values, "value"),
         written.game,
-        written.bytes,
+        plural(written.bytes, "byte"),
         if claim.is_some() {
             ", with the period"
         } else {

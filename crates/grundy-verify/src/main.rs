@@ -148,8 +148,9 @@ fn read(path: &str) -> Result<(Header, Values), String> {
     let promised = header.values.checked_mul(width);
     if promised != Some(body) {
         return Err(format!(
-            "the header promises {} values of {width} bytes, but {body} bytes follow it{}",
+            "the header promises {} values of {width} byte{}, but {body} bytes follow it{}",
             header.values,
+            if width == 1 { "" } else { "s" },
             if promised.is_some_and(|p| p > body) {
                 " (truncated?)"
             } else {
@@ -442,8 +443,19 @@ impl<T: Copy + Into<u32> + Sync> Checker<'_, T> {
                 self.move_to(n, v)
             ));
         }
-        let missing = |seen: &[u64]| (0..v).find(|u| !seen.has(*u));
-        let Some(u) = missing(seen) else {
+        // The smallest value below v that is not marked (and is in `only`).
+        let missing = |seen: &[u64], only: Option<&[u64]>| {
+            seen.iter().enumerate().find_map(|(w, bits)| {
+                let below = match (v as usize).saturating_sub(64 * w) {
+                    0 => 0,
+                    64.. => u64::MAX,
+                    b => (1u64 << b) - 1,
+                };
+                let absent = below & !bits & only.map_or(u64::MAX, |o| o[w]);
+                (absent != 0).then(|| 64 * w as u32 + absent.trailing_zeros())
+            })
+        };
+        let Some(u) = missing(seen, None) else {
             return Ok(());
         };
         let wrong = |u: u32| {
@@ -456,29 +468,25 @@ impl<T: Copy + Into<u32> + Sync> Checker<'_, T> {
         let Some(classes) = common else {
             return Err(wrong(u));
         };
-        if let Some(u) = (u..v).find(|u| !seen.has(*u) && classes.is_common(n, *u)) {
+        if let Some(u) = missing(seen, Some(&classes.common[n & 1])) {
             return Err(wrong(u));
         }
-        // Smaller rare values: scan the splits, smallest part first, until
-        // each has turned up.
-        let mut a = 1;
-        let largest = r
-            .pairs
-            .iter()
-            .map(|k| n.saturating_sub(*k))
-            .max()
-            .unwrap_or(0);
-        while a <= self.half(largest.max(1)) {
+        // Smaller rare values: scan the splits, smallest part first, in
+        // growing chunks, until each has turned up.
+        let largest = r.pairs.iter().map(|k| n.saturating_sub(*k)).max();
+        let (mut a, mut chunk) = (1, SCAN);
+        while a <= self.half(largest.unwrap_or(0).max(1)) {
             for &k in r.pairs.iter().filter(|k| n >= *k + 2) {
                 let m = n - k;
-                self.mark_splits(m, a, (a + SCAN).min(self.half(m) + 1), seen);
+                self.mark_splits(m, a, (a + chunk).min(self.half(m) + 1), seen);
             }
-            if missing(seen).is_none() {
+            if missing(seen, None).is_none() {
                 return Ok(());
             }
-            a += SCAN;
+            a += chunk;
+            chunk *= 2;
         }
-        Err(wrong(missing(seen).expect("a missing value")))
+        Err(wrong(missing(seen, None).expect("a missing value")))
     }
 
     /// A move from `n` to a position of value `target`, in words (for a
@@ -554,13 +562,11 @@ fn verify<T: Copy + Into<u32> + Sync>(header: &Header, g: &[T]) -> Result<String
     let rules = Rules::parse(&header.game).map_err(Refuted::Unreadable)?;
     // A mex is at most the number of options: a larger value is wrong at
     // once, and sets of values stay as small as the game allows.
-    if let Some(n) = (0..g.len()).find(|&n| g[n].into() as u64 > rules.most_options(n)) {
-        return Err(Refuted::Wrong(format!(
-            "heap {n}: G({n}) = {} is wrong: {n} has at most {} options",
-            g[n].into(),
-            rules.most_options(n)
-        )));
-    }
+    // The values before such a heap are checked first: the first wrong heap
+    // is named, whichever check finds it.
+    let too_large = (0..g.len()).find(|&n| g[n].into() as u64 > rules.most_options(n));
+    let all = g;
+    let g = &g[..too_large.unwrap_or(g.len())];
     let max = g.iter().map(|v| (*v).into()).max().unwrap_or(0);
     let words = ((max as usize + 1).next_power_of_two() / 64).max(1);
     let classes = match &header.common {
@@ -584,12 +590,29 @@ fn verify<T: Copy + Into<u32> + Sync>(header: &Header, g: &[T]) -> Result<String
     if let Some((_, message)) = check_values(&checker) {
         return Err(Refuted::Wrong(message));
     }
+    if let Some(n) = too_large {
+        return Err(Refuted::Wrong(format!(
+            "heap {n}: G({n}) = {} is wrong: {n} has at most {} options",
+            all[n].into(),
+            rules.most_options(n)
+        )));
+    }
     let n = g.len();
-    let mut report = format!(
-        "verified: the {n} values G(0) to G({}) of {}, each the mex of its options' values",
-        n.saturating_sub(1),
-        header.game
-    );
+    let mut report = match n {
+        0 => format!(
+            "verified: no values of {} (an empty certificate)",
+            header.game
+        ),
+        1 => format!(
+            "verified: the 1 value G(0) of {}, the mex of no options",
+            header.game
+        ),
+        _ => format!(
+            "verified: the {n} values G(0) to G({}) of {}, each the mex of its options' values",
+            n - 1,
+            header.game
+        ),
+    };
     if let Some(claim) = &header.claim {
         let proof = check_claim(&rules, &|i| g[i].into(), n, claim).map_err(Refuted::Wrong)?;
         report.push('\n');
@@ -600,9 +623,6 @@ fn verify<T: Copy + Into<u32> + Sync>(header: &Header, g: &[T]) -> Result<String
     Ok(report)
 }
 
-/// Heaps handed to a thread at a time.
-const BLOCK: usize = 1 << 14;
-
 /// The first heap whose value is wrong, with the reason, if any.
 fn check_values<T: Copy + Into<u32> + Sync>(checker: &Checker<T>) -> Option<(usize, String)> {
     let n = checker.g.len();
@@ -611,17 +631,20 @@ fn check_values<T: Copy + Into<u32> + Sync>(checker: &Checker<T>) -> Option<(usi
     let wrong_from = AtomicUsize::new(usize::MAX);
     let done = AtomicUsize::new(0);
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    // Heaps handed to a thread at a time: enough blocks for every thread,
+    // even in the small certificates of codes that leave three heaps.
+    let block = (n / (16 * threads)).clamp(1, 1 << 14);
     let running = AtomicUsize::new(threads);
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
                 let mut seen = vec![0u64; checker.words];
                 loop {
-                    let start = next.fetch_add(BLOCK, Relaxed);
+                    let start = next.fetch_add(block, Relaxed);
                     if start >= n || start > wrong_from.load(Relaxed) {
                         break;
                     }
-                    for heap in start..(start + BLOCK).min(n) {
+                    for heap in start..(start + block).min(n) {
                         if let Err(message) = checker.check_heap(heap, &mut seen) {
                             let mut first = first_wrong.lock().expect("no thread panics");
                             if first.as_ref().is_none_or(|(h, _)| heap < *h) {
@@ -631,7 +654,7 @@ fn check_values<T: Copy + Into<u32> + Sync>(checker: &Checker<T>) -> Option<(usi
                             break;
                         }
                     }
-                    done.fetch_add(BLOCK, Relaxed);
+                    done.fetch_add(block, Relaxed);
                 }
                 running.fetch_sub(1, Relaxed);
             });
@@ -674,8 +697,12 @@ fn check_values<T: Copy + Into<u32> + Sync>(checker: &Checker<T>) -> Option<(usi
 /// N + p with the same value. One-heap options N + p - k and N - k pair the
 /// same way. So N and N + p have the same option values, hence the same
 /// mex. With three parts a + b + c >= 3e + 3p - 2 makes the largest at least
-/// e + p: the window is e <= n < 3e + 2p + t - 2. The argument needs parts
-/// that may be equal; Grundy's game (unequal parts) has no such theorem.
+/// e + p: the window is e <= n < 3e + 2p + t - 2. In the window, e stands
+/// for max(e, 1): a part shortened by p must still be a heap (a one-heap
+/// option N + p - k would otherwise map to emptying N, another kind of move;
+/// with e = 0, 0.2 would pass "period 1" on the values 0, 0). The argument
+/// needs parts that may be equal; Grundy's game (unequal parts) has no such
+/// theorem.
 ///
 /// "Least" is checked too: the preperiod because G(e - 1) differs from
 /// G(e - 1 + p); the period because, for every prime q dividing p, p / q is
@@ -703,12 +730,14 @@ fn check_claim(
     }
     let three = !rules.triples.is_empty();
     // The last n the theorem needs checked directly, plus one: the window's end.
+    // In the window e is at least 1: see the proof above.
+    let e1 = e.max(1) as u128;
     let window = if three {
-        (3 * e as u128 + 2 * p as u128 + t as u128).saturating_sub(2)
+        3 * e1 + 2 * p as u128 + t as u128 - 2
     } else {
-        (2 * e as u128 + p as u128 + t as u128).saturating_sub(1)
+        2 * e1 + p as u128 + t as u128 - 1
     };
-    let needed = window.max(e as u128 + 1) + p as u128;
+    let needed = window + p as u128;
     if (n as u128) < needed {
         return Err(format!(
             "{what} fails: the Guy-Smith theorem needs G(n + {p}) = G(n) for {e} <= n < {window}, so values to heap {}, but the certificate stops at heap {}",
@@ -752,7 +781,8 @@ fn check_claim(
         q += 1;
     }
     Ok(format!(
-        "verified: preperiod {e} and period {p}, both least, for every heap: G(n + {p}) = G(n) holds for {e} <= n < {window}, which the Guy-Smith periodicity theorem needs (moves remove at most {t} tokens and leave at most {} heaps)",
+        "verified: preperiod {e} and period {p}, both least, for every heap: G(n + {p}) = G(n) holds for {e} <= n < {window}, which the Guy-Smith periodicity theorem needs (moves remove at most {t} token{} and leave at most {} heaps)",
+        if t == 1 { "" } else { "s" },
         if three { 3 } else { 2 }
     ))
 }

@@ -386,3 +386,61 @@ fn a_value_beyond_every_mex_is_refuted_without_allocating_for_it() {
         "{out}"
     );
 }
+
+/// A certificate of `values` claiming preperiod `e` and period `p`.
+fn claiming(rules: &TakeBreak, values: &[u32], e: u64, p: u64) -> Vec<u8> {
+    let bytes = certificate_of(rules, values);
+    let mut head = header(&bytes).0;
+    head["claim"] = serde_json::json!({"preperiod": e, "period": p, "saltus": 0});
+    with_header(&bytes, &head)
+}
+
+/// Whether `values` are periodic from `e` with period `p`, both least.
+fn least_periodic(values: &[u32], e: usize, p: usize) -> bool {
+    let periodic = |e: usize, p: usize| (e..values.len() - p).all(|n| values[n + p] == values[n]);
+    periodic(e, p)
+        && (e == 0 || values[e - 1] != values[e - 1 + p])
+        && (1..p).filter(|q| p.is_multiple_of(*q)).all(|q| !periodic(e, q))
+}
+
+#[test]
+fn a_preperiod_of_zero_needs_the_window_of_one() {
+    // 0.2: G = 0, 0, 1, 1, 0, 0, ... The values 0, 0 do not show period 1.
+    let rules = TakeBreak::new(&[0, 2]).unwrap();
+    let (status, out, _) = verify(&claiming(&rules, &[0, 0], 0, 1));
+    assert_eq!(status, 1, "{out}");
+    assert!(out.contains("the certificate stops at heap 1"), "{out}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Claims are accepted only when true: random codes, random claims and
+    /// certificates cut at random lengths, judged against 600 plain values
+    /// (far beyond every window here, so that truth on them is truth for
+    /// every heap by the theorem).
+    #[test]
+    fn only_true_claims_are_accepted(
+        first in prop_oneof![Just(0u8), Just(4)],
+        rest in proptest::collection::vec(0u8..8, 1..4),
+        e in 0usize..8,
+        p in 1usize..9,
+        len in 1usize..80,
+    ) {
+        let mut digits = vec![first];
+        digits.extend(rest);
+        let rules = TakeBreak::new(&digits).unwrap();
+        let plain = plain_values(&rules, 600);
+        let (status, out, err) = verify(&claiming(&rules, &plain[..len], e as u64, p as u64));
+        prop_assert!(status == 0 || status == 1, "{:?}: {}{}", digits, out, err);
+        let truth = least_periodic(&plain, e, p);
+        if status == 0 {
+            prop_assert!(truth, "{:?}: accepted ({}, {}) on {} values: {}", digits, e, p, len, out);
+        }
+        // With every value the window needs, a true claim is accepted.
+        let t = rules.digits().len() - 1;
+        if truth && len >= 2 * e.max(1) + 2 * p + t {
+            prop_assert_eq!(status, 0, "{:?}: {}", digits, out);
+        }
+    }
+}

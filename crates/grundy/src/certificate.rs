@@ -141,33 +141,58 @@ pub fn write(
     })
 }
 
-/// Writes a certificate to `path` atomically: to a file beside it first,
-/// renamed into place once complete, so that an interrupted run never
-/// leaves a partial certificate under the name asked for.
-pub fn write_file(
-    path: &std::path::Path,
-    write_to: impl FnOnce(&mut dyn Write) -> Result<Written>,
-) -> Result<Written> {
-    let io = |e: std::io::Error| Error::Io(format!("{}: {e}", path.display()));
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = std::path::PathBuf::from(partial);
-    let file = std::fs::File::create(&partial).map_err(io)?;
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-    let written = write_to(&mut out);
-    let finished = written.and_then(|w| {
+/// A certificate file being written: created at once beside its final
+/// name (`FILE.partial`), so that a path that cannot be written is refused
+/// before any work; renamed into place only once complete, so that an
+/// interrupted run never leaves a partial certificate under the name asked
+/// for.
+pub struct Pending {
+    path: std::path::PathBuf,
+    partial: std::path::PathBuf,
+    file: Option<std::fs::File>,
+}
+
+impl Pending {
+    /// Creates `path.partial`.
+    pub fn create(path: &std::path::Path) -> Result<Pending> {
+        let mut partial = path.as_os_str().to_owned();
+        partial.push(".partial");
+        let partial = std::path::PathBuf::from(partial);
+        let file = std::fs::File::create(&partial)
+            .map_err(|e| Error::Io(format!("cannot write {}: {e}", path.display())))?;
+        Ok(Pending {
+            path: path.to_path_buf(),
+            partial,
+            file: Some(file),
+        })
+    }
+
+    /// The name the certificate gets once finished.
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+
+    /// Writes the certificate with `write_to` and renames it into place.
+    pub fn finish(
+        mut self,
+        write_to: impl FnOnce(&mut dyn Write) -> Result<Written>,
+    ) -> Result<Written> {
+        let io = |e: std::io::Error| Error::Io(format!("{}: {e}", self.path.display()));
+        let file = self.file.take().expect("finished once");
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+        let written = write_to(&mut out)?;
         let file = out.into_inner().map_err(|e| io(e.into_error()))?;
         file.sync_all().map_err(io)?;
-        Ok(w)
-    });
-    match finished {
-        Ok(w) => {
-            std::fs::rename(&partial, path).map_err(io)?;
-            Ok(w)
-        }
-        Err(e) => {
-            let _ = std::fs::remove_file(&partial);
-            Err(e)
+        std::fs::rename(&self.partial, &self.path).map_err(io)?;
+        Ok(written)
+    }
+}
+
+impl Drop for Pending {
+    /// A certificate not finished leaves nothing behind.
+    fn drop(&mut self) {
+        if self.partial.exists() {
+            let _ = std::fs::remove_file(&self.partial);
         }
     }
 }

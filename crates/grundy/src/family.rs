@@ -551,11 +551,12 @@ impl<H: HeapGame> HeapFamily<H> {
                             len - 1
                         ),
                         PeriodRule::TakeBreak { max_take, parts } => {
-                            let bound = if *parts <= 2 {
-                                2 * found.preperiod + found.period + max_take
-                            } else {
-                                3 * found.preperiod + 2 * found.period + max_take
-                            };
+                            let bound = crate::period::guy_smith_window(
+                                found.preperiod,
+                                found.period,
+                                *max_take,
+                                *parts,
+                            );
                             format!(
                                 "proven by the Guy-Smith periodicity theorem: G(n + {p}) = G(n) checked for {e} <= n < {bound}, with values to n = {}",
                                 len - 1,

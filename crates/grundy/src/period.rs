@@ -10,10 +10,12 @@
 //!   sequence repeats from there on ([`PeriodRule::Window`]);
 //! - for a take-and-break game that removes at most `t` tokens and leaves at
 //!   most two heaps, the Guy-Smith periodicity theorem (Guy and Smith 1956;
-//!   *Winning Ways*, ch. 4) says that G(n + p) = G(n) for e <= n < 2e + p + t
-//!   implies it for all n >= e. The same argument with three parts (the
-//!   largest part of a three-way split of n - k is at least (n - k)/3) needs
-//!   the check up to 3e + 2p + t ([`PeriodRule::TakeBreak`]);
+//!   *Winning Ways*, ch. 4) says that G(n + p) = G(n) for e <= n < 2e + p + t - 1
+//!   implies it for all n >= e, where the e of the window is at least 1 (a
+//!   part shortened by p must stay a heap). The same argument with three
+//!   parts (the largest part of a three-way split of n - k is at least
+//!   (n - k)/3) needs the check up to 3e + 2p + t - 2
+//!   ([`PeriodRule::TakeBreak`], [`guy_smith_window`]);
 //! - some families have a closed form ([`PeriodRule::Known`]).
 //!
 //! Finding the candidate: the smallest preperiod is the start of the longest
@@ -142,17 +144,32 @@ pub fn suffix_periods_of<T: Copy + Eq>(values: &[T]) -> Vec<u32> {
     border
 }
 
+/// The end of the Guy-Smith window: G(n + p) = G(n) for `e <= n <` this
+/// proves periodicity from `e` for a take-and-break game removing at most
+/// `t` tokens and leaving at most `parts` heaps.
+///
+/// Induction on N at least the window's end: an option of N + p whose parts
+/// sum to N + p - k >= 2e' + 2p - 1 has a part of at least e' + p, which
+/// shortened by p gives an option of N of the same value, and conversely a
+/// part of at least e' of an option of N lengthened by p gives one of N + p
+/// (three parts: sums of at least 3e' + 3p - 2 and 3e' + 2p - 2). Here
+/// e' = max(e, 1): a shortened part must still be a heap, or a one-heap
+/// option of N + p would map to emptying heap N, which is another move.
+pub fn guy_smith_window(e: u64, p: u64, t: u64, parts: u32) -> u64 {
+    let e = e.max(1);
+    if parts <= 2 {
+        2 * e + p + t - 1
+    } else {
+        3 * e + 2 * p + t - 2
+    }
+}
+
 /// How many values `rule` needs to prove preperiod `e` and period `p`.
 pub fn values_needed(rule: &PeriodRule, e: u64, p: u64) -> Option<u64> {
     match rule {
         PeriodRule::Window(w) => Some(e + p + w),
         PeriodRule::TakeBreak { max_take, parts } => {
-            let bound = if *parts <= 2 {
-                2 * e + p + max_take
-            } else {
-                3 * e + 2 * p + max_take
-            };
-            Some(bound + p - 1)
+            Some(guy_smith_window(e, p, *max_take, *parts) + p)
         }
         PeriodRule::Unknown | PeriodRule::Known(..) => None,
     }
