@@ -400,7 +400,9 @@ fn least_periodic(values: &[u32], e: usize, p: usize) -> bool {
     let periodic = |e: usize, p: usize| (e..values.len() - p).all(|n| values[n + p] == values[n]);
     periodic(e, p)
         && (e == 0 || values[e - 1] != values[e - 1 + p])
-        && (1..p).filter(|q| p.is_multiple_of(*q)).all(|q| !periodic(e, q))
+        && (1..p)
+            .filter(|q| p.is_multiple_of(*q))
+            .all(|q| !periodic(e, q))
 }
 
 #[test]

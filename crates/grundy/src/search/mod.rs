@@ -878,9 +878,13 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
         }
         let (started, nodes) = (Instant::now(), self.flush());
         let found = self.some_option_is(flat, ranges, k);
+        let answer = match &found {
+            Ok(true) => "yes",
+            Ok(false) => "no",
+            Err(_) => "stopped",
+        };
         eprintln!(
-            "search: root test \"some option has nimber {k}\": {:?} after {} positions, {:.2} s",
-            found,
+            "search: root test \"some option has nimber {k}\": {answer} after {} positions, {:.2} s",
             self.flush() - nodes,
             started.elapsed().as_secs_f64()
         );
