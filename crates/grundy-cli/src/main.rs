@@ -188,6 +188,28 @@ enum Command {
         #[command(flatten)]
         limits: Limits,
     },
+    /// Find the pattern of a game's values (or of who wins), prove it where a
+    /// theorem allows, and write it as code.
+    Pattern {
+        /// The game, e.g. `sub:1,3,4`, `knight:8` or `script:examples/stones.rhai`.
+        game: String,
+        /// Tabulate heaps 0 to N (heap games; board games use their table).
+        #[arg(long, value_name = "N", default_value_t = 4095)]
+        max: u64,
+        /// Look for the pattern of P- and N-positions instead of values.
+        #[arg(long)]
+        outcome: bool,
+        /// Print one JSON object.
+        #[arg(long, conflicts_with = "emit")]
+        json: bool,
+        /// Print a function that answers any position in O(1): cpp, python or rust.
+        #[arg(long, value_name = "LANG")]
+        emit: Option<String>,
+        #[command(flatten)]
+        run: long_run::RunFlags,
+        #[command(flatten)]
+        limits: Limits,
+    },
     /// The board of values of a grid or bar game (knight:8, choco:10x10), rows first.
     Table {
         /// The game, e.g. `knight:8` or `choco:12x12`.
@@ -528,6 +550,29 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
                 write_certificate(family.as_mut(), pending, report.checked_to + 1, claim)?;
             }
             Ok(())
+        }
+        Command::Pattern {
+            game,
+            max,
+            outcome,
+            json,
+            emit,
+            run,
+            limits,
+        } => {
+            use grundy::pattern::{code, find, Language};
+            let language = emit.as_deref().map(str::parse::<Language>).transpose()?;
+            let mut settings = limits.settings();
+            settings.max_states = settings.max_states.max(max.saturating_add(1) as usize);
+            let mut family = spec::parse_game(&game, settings)?;
+            family.configure_long_run(long_run::long_run(&run, &family.spec()));
+            let pattern = find(family.as_mut(), max, outcome)?;
+            let text = match language {
+                Some(language) => code(&pattern, language)?,
+                None if json => format!("{}\n", pattern.to_json()),
+                None => pattern.to_text(),
+            };
+            out.write_all(text.as_bytes()).map_err(io_error)
         }
         Command::Table {
             game,

@@ -712,7 +712,7 @@ fn games(py: Python<'_>) -> PyResult<PyObject> {
     let list = PyList::empty(py);
     for info in spec::FAMILIES {
         let entry = PyDict::new(py);
-        entry.set_item("syntax", info.syntax)?;
+        entry.set_item("spec", info.syntax)?;
         entry.set_item("position", info.position)?;
         entry.set_item("example", info.example)?;
         entry.set_item("about", info.about)?;

@@ -95,6 +95,18 @@ def test_contract_table():
     assert t[0, 0] == 0
 
 
+def test_period_and_table_of_a_game_object_name_what_to_use():
+    class Countdown(grundy.Game):
+        def moves(self, n):
+            return [n - 1] if n > 0 else []
+
+    game = Countdown()
+    with pytest.raises(TypeError, match=r"period\(\) takes a game spec such as '0.07', not Countdown; .*grundy.seq"):
+        grundy.period(game)
+    with pytest.raises(TypeError, match=r"table\(\) takes a game spec"):
+        grundy.table(game)
+
+
 def test_contract_nimbers():
     assert grundy.nim_add(5, 3) == 6
     assert grundy.nim_add(2**100, 1) == 2**100 + 1
@@ -399,7 +411,7 @@ def test_sum_object():
 
 
 def test_games_listing():
-    names = [g["syntax"] for g in grundy.games()]
+    names = [g["spec"] for g in grundy.games()]
     assert "nim" in names and "kayles" in names
 
 

@@ -148,6 +148,12 @@ pub trait Family {
         )))
     }
 
+    /// The position of the first row and column of [`Family::table`], as
+    /// two numbers (a chocolate bar's table starts at the 1x1 bar).
+    fn table_origin(&self) -> [u64; 2] {
+        [0, 0]
+    }
+
     /// The moves that win the whole game at once from this position (a
     /// Treblecross row where three in a row can be completed): asked only of
     /// positions whose value is [`Value::Win`].

@@ -28,6 +28,7 @@ pub mod loopy;
 pub mod memory;
 pub mod misere;
 pub mod nimber;
+pub mod pattern;
 pub mod period;
 pub mod play;
 pub mod position;

@@ -452,6 +452,7 @@ def period(
     """Finds the period of a heap game, proving it where a theorem allows
     (``grundy period``): tabulates at most ``max`` heaps. Returns a
     :class:`Period`."""
+    _spec_only(game, "period", "a Game's sequence is grundy.seq(game, n)")
     update, bar = _progress_bar(progress, game)
     try:
         raw = _grundy.period(game, int(max), max_states, update)
@@ -464,11 +465,21 @@ def period(
 def table(game: str, *, max_states: int = DEFAULT_MAX_STATES):
     """The board of values of a grid or bar game (``"knight:8"``,
     ``"choco:10x10"``) as a 2-D numpy array, rows first."""
+    _spec_only(game, "table", "a Game's values are grundy.value(game, position)")
     return _grundy.table(game, max_states)
 
 
+def _spec_only(game, name: str, instead: str) -> None:
+    """Refuses anything but a spec string, naming what to use instead."""
+    if not isinstance(game, str):
+        raise TypeError(
+            f"{name}() takes a game spec such as '0.07', not {type(game).__name__}; {instead}"
+        )
+
+
 def games() -> List[Dict[str, str]]:
-    """Every built-in family: ``syntax``, ``position``, ``example``, ``about``."""
+    """Every built-in family: ``spec``, ``position``, ``example``, ``about``
+    (the keys of ``grundy games --json``)."""
     return _grundy.games()
 
 

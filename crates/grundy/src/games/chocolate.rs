@@ -182,6 +182,10 @@ impl Family for Chocolate {
         }
     }
 
+    fn table_origin(&self) -> [u64; 2] {
+        [1, 1]
+    }
+
     fn table(&mut self) -> Result<Vec<Vec<Value>>> {
         let (rows, cols) = self.table_size;
         self.tabulate(rows.max(cols));

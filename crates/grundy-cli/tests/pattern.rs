@@ -1,0 +1,293 @@
+//! `grundy pattern`: the patterns of the sources' games, and the emitted
+//! code of every kind and language compiled (g++, rustc) or run (python3)
+//! against `grundy seq` and `grundy table` on every tabulated position, and
+//! against `grundy value` on huge heaps where the pattern is proven.
+
+mod common;
+use common::{fails, json, stdout};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The Codeforces 768E script of the examples folder.
+fn stones_script() -> String {
+    format!(
+        "script:{}/../../examples/stones.rhai",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn the_sources_games() {
+    // take 1-3: n mod 4, proven by the subtraction window.
+    let take = json(&["pattern", "sub:1-3", "--json"]);
+    assert_eq!(take["kind"], "periodic");
+    assert_eq!(
+        (take["preperiod"].as_u64(), take["period"].as_u64()),
+        (Some(0), Some(4))
+    );
+    assert_eq!(take["proven"], true);
+    assert_eq!(take["block"], serde_json::json!([0, 1, 2, 3]));
+    // sub:1,3,4: period 7, its P-positions n mod 7 in {0, 2}.
+    let out = stdout(&["pattern", "sub:1,3,4", "--outcome"]);
+    assert!(
+        out.starts_with("sub:1,3,4 (outcome): periodic, preperiod 0, period 7\n"),
+        "{out}"
+    );
+    assert!(out.contains("periodic block: P N P N N N N"), "{out}");
+    // Divide by 2, 3 or 6: nothing fits, said plainly.
+    let divide = json(&["pattern", "div:2,3,6", "--json"]);
+    assert_eq!(divide["kind"], "none");
+    assert_eq!(divide["proven"], false);
+    assert!(divide["method"]
+        .as_str()
+        .unwrap()
+        .starts_with("no pattern fits every heap up to 4095"));
+    // Codeforces 768E, the stones script: runs of length 1, 2, 3, ...
+    let stones = json(&["pattern", &stones_script(), "--max", "60", "--json"]);
+    assert_eq!(stones["kind"], "runs", "{stones}");
+    assert_eq!(
+        (stones["length"].as_u64(), stones["step"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(stones["proven"], false);
+    // Northcott's columns: a gap n is a Nim heap narrowed by 1..4: n mod 5.
+    let northcott = json(&["pattern", "northcott:4", "--json"]);
+    assert_eq!(northcott["period"], 5, "{northcott}");
+    assert_eq!(northcott["proven"], true);
+    // Chocolate splitting: values of an R x C bar.
+    let choco = json(&["pattern", "choco:16x16", "--outcome", "--json"]);
+    assert_eq!(choco["kind"], "periodic-2d", "{choco}");
+    assert_eq!(choco["symmetric"], true);
+    // Dawson's Kayles: proven by the Guy-Smith theorem, with its prefix.
+    let dawson = json(&["pattern", "0.07", "--json"]);
+    assert_eq!(
+        (dawson["preperiod"].as_u64(), dawson["period"].as_u64()),
+        (Some(53), Some(34))
+    );
+    assert!(dawson["method"].as_str().unwrap().contains("Guy-Smith"));
+    // Nim: arithmetic-periodic (a closed form); every heap but 0 wins.
+    let nim = json(&["pattern", "nim", "--json"]);
+    assert_eq!(
+        (nim["kind"].as_str(), nim["saltus"].as_u64()),
+        (Some("arithmetic-periodic"), Some(1))
+    );
+    let wins = json(&["pattern", "nim", "--outcome", "--json"]);
+    assert_eq!(
+        (wins["preperiod"].as_u64(), wins["period"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(wins["proven"], true);
+}
+
+#[test]
+fn bad_requests_are_one_line() {
+    fails(
+        &["pattern", "sub:1,3,4", "--emit", "java"],
+        "the languages are cpp, python and rust",
+    );
+    fails(
+        &["pattern", "div:2,3,6", "--emit", "cpp"],
+        "so there is no code to write",
+    );
+    fails(&["pattern", "nodekayles:/nonexistent"], "nonexistent");
+}
+
+/// Where emitted programs are built.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("grundy-pattern-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Runs `program` with `input` on stdin; its stdout.
+fn run_with(program: &mut Command, input: &str) -> String {
+    let mut child = program
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn compile(status: std::process::ExitStatus, what: &str, source: &Path) {
+    assert!(status.success(), "{what} failed on {}", source.display());
+}
+
+/// The answers of `code` (in `language`) for the positions of `input` (one
+/// a line: `n`, or `r c`), one a line, as integers (outcomes as 0 or 1).
+fn answers(
+    code: &str,
+    language: &str,
+    two: bool,
+    outcome: bool,
+    name: &str,
+    input: &str,
+) -> Vec<u64> {
+    let function = if outcome {
+        "first_player_wins"
+    } else {
+        "grundy"
+    };
+    let printed = match language {
+        "cpp" => {
+            let source = scratch(&format!("{name}.cpp"));
+            let read = if two {
+                format!("long long r, c; while (scanf(\"%lld %lld\", &r, &c) == 2) printf(\"%lld\\n\", (long long){function}(r, c));")
+            } else {
+                format!("long long n; while (scanf(\"%lld\", &n) == 1) printf(\"%lld\\n\", (long long){function}(n));")
+            };
+            std::fs::write(
+                &source,
+                format!("#include <cstdio>\n{code}\nint main() {{ {read} }}\n"),
+            )
+            .unwrap();
+            let binary = scratch(name);
+            let status = Command::new("g++")
+                .args(["-std=c++17", "-O1", "-Wall", "-Werror", "-o"])
+                .arg(&binary)
+                .arg(&source)
+                .status()
+                .expect("g++ is installed");
+            compile(status, "g++", &source);
+            run_with(&mut Command::new(&binary), input)
+        }
+        "rust" => {
+            let source = scratch(&format!("{name}.rs"));
+            let read = if two {
+                format!("let v: Vec<u64> = line.split_whitespace().map(|x| x.parse().unwrap()).collect(); println!(\"{{}}\", {function}(v[0], v[1]) as u64);")
+            } else {
+                format!("let n: u64 = line.trim().parse().unwrap(); println!(\"{{}}\", {function}(n) as u64);")
+            };
+            std::fs::write(
+                &source,
+                format!("{code}\nfn main() {{ for line in std::io::stdin().lines() {{ let line = line.unwrap(); {read} }} }}\n"),
+            )
+            .unwrap();
+            let binary = scratch(&format!("{name}-rs"));
+            let status = Command::new("rustc")
+                .args(["-O", "-D", "warnings", "--edition", "2021", "-o"])
+                .arg(&binary)
+                .arg(&source)
+                .status()
+                .unwrap();
+            compile(status, "rustc", &source);
+            run_with(&mut Command::new(&binary), input)
+        }
+        _ => {
+            let source = scratch(&format!("{name}.py"));
+            let call = if two {
+                format!("{function}(*map(int, line.split()))")
+            } else {
+                format!("{function}(int(line))")
+            };
+            std::fs::write(
+                &source,
+                format!("{code}\n\nimport sys\nfor line in sys.stdin:\n    print(int({call}))\n"),
+            )
+            .unwrap();
+            run_with(Command::new("python3").arg(&source), input)
+        }
+    };
+    printed.lines().map(|l| l.parse().unwrap()).collect()
+}
+
+#[test]
+fn emitted_code_of_every_kind_and_language_answers_as_grundy_does() {
+    let stones = stones_script();
+    // (game, extra arguments, two-number positions, proven)
+    let cases: &[(&str, &[&str], bool, bool)] = &[
+        ("sub:1,3,4", &[], false, true),
+        ("0.07", &[], false, true),
+        ("nim", &[], false, true),
+        (stones.as_str(), &["--max", "40"], false, false),
+        ("choco:16x16", &[], true, false),
+    ];
+    for (i, (game, extra, two, proven)) in cases.iter().enumerate() {
+        for outcome in [false, true] {
+            let mut args = vec!["pattern", game];
+            args.extend_from_slice(extra);
+            if outcome {
+                args.push("--outcome");
+            }
+            let found = json(&[args.as_slice(), &["--json"]].concat());
+            if found["kind"] == "none" {
+                continue;
+            }
+            // Every tabulated position, from seq and table.
+            let (input, expected): (String, Vec<u64>) = if *two {
+                let table = json(&["table", game, "--json"]);
+                let rows = table["table"].as_array().unwrap();
+                let origin = |i: usize| found["origin"][i].as_u64().unwrap() as usize;
+                let mut input = String::new();
+                let mut expected = Vec::new();
+                for (r, row) in rows.iter().enumerate() {
+                    for (c, v) in row.as_array().unwrap().iter().enumerate() {
+                        input.push_str(&format!("{} {}\n", r + origin(0), c + origin(1)));
+                        expected.push(v.as_u64().unwrap());
+                    }
+                }
+                (input, expected)
+            } else {
+                let to = found["checked_to"].as_u64().unwrap().min(2000).to_string();
+                let seq = json(&["seq", game, "--to", &to, "--json"]);
+                let values: Vec<u64> = seq["values"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_u64().unwrap())
+                    .collect();
+                let input = (0..values.len()).map(|n| format!("{n}\n")).collect();
+                (input, values)
+            };
+            let expected: Vec<u64> = if outcome {
+                expected.iter().map(|v| (*v != 0) as u64).collect()
+            } else {
+                expected
+            };
+            for language in ["cpp", "python", "rust"] {
+                let code = stdout(&[args.as_slice(), &["--emit", language]].concat());
+                assert!(
+                    code.contains(if *proven {
+                        "Holds for every position"
+                    } else {
+                        "Not proven"
+                    }),
+                    "{code}"
+                );
+                let name = format!("case{i}-{outcome}-{language}");
+                let got = answers(&code, language, *two, outcome, &name, &input);
+                assert_eq!(
+                    got, expected,
+                    "{game} {language} outcome={outcome}:\n{code}"
+                );
+                // Huge heaps, where the pattern is proven: as `grundy value` says.
+                if *proven && !*two {
+                    let huge = ["1000000000000", "999999999999999999", "123456789012345678"];
+                    let got = answers(
+                        &code,
+                        language,
+                        false,
+                        outcome,
+                        &format!("{name}-huge"),
+                        &(huge.join("\n") + "\n"),
+                    );
+                    for (n, g) in huge.iter().zip(got) {
+                        let value = json(&["value", game, n, "--json"]);
+                        let v = value["components"][0]["grundy"].as_u64().unwrap();
+                        let want = if outcome { (v != 0) as u64 } else { v };
+                        assert_eq!(g, want, "{game} {language} heap {n}");
+                    }
+                }
+            }
+        }
+    }
+}

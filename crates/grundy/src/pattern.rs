@@ -1,0 +1,1050 @@
+//! Patterns in tables of values: "code it for small limits and see if there
+//! is a pattern", done by the machine, and the pattern handed back as code.
+//!
+//! A game's values are tabulated on small positions (heaps `0..N`, or the
+//! table of a board game) and the simplest description that fits every
+//! value tabulated is looked for, among a small set of forms:
+//!
+//! - **periodic** (1-D): G(n + p) = G(n) + s for n >= e, with `s = 0`
+//!   preferred (then the smallest `p`, then the smallest `e`); `s > 0` is
+//!   *arithmetic-periodic*. `n mod k` patterns are the case `e = 0`;
+//! - **runs** (1-D): the values go 0, 1, 2, ... (each one more than the
+//!   last) on consecutive runs of heaps whose lengths grow linearly,
+//!   `a k + b` for the k-th run, as "the largest k with k(k+1)/2 <= n";
+//! - **periodic-2d**: G(r + p_r, c) = G(r, c) for r >= r0 and every c, and
+//!   G(r, c + p_c) = G(r, c) for c >= c0 and every r, so that any position
+//!   reduces into the table of rows `< r0 + p_r` and columns `< c0 + p_c`.
+//!
+//! A form is accepted only when the table shows it at least three times
+//! (1-D periods and runs) or twice (in each direction of a 2-D table), so that
+//! a constant stretch at the end of a table is not taken for a pattern.
+//! *Proven* comes only from a theorem: a period that [`crate::period`] proves
+//! (the Guy-Smith theorem for take-and-break codes, the window of a finite
+//! subtraction set, a closed form), and the outcome pattern that follows from
+//! a proven period. Everything else is *observed* up to the table's end, and
+//! said so.
+
+use crate::error::{Error, Result};
+use crate::family::Family;
+
+/// A pattern found in a table of values (or of outcomes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pattern {
+    /// The game's spec.
+    pub game: String,
+    /// Whether the pattern is of outcomes (1: the player to move wins; 0: a
+    /// P-position) rather than of values.
+    pub outcome: bool,
+    /// The form found.
+    pub kind: Kind,
+    /// Whether a theorem makes the pattern hold for every position.
+    pub proven: bool,
+    /// How it is known, in words.
+    pub method: String,
+    /// The largest position tabulated: `[N]` (heaps `0..=N`) or `[R, C]`
+    /// (rows `0..=R`, columns `0..=C`).
+    pub checked_to: Vec<u64>,
+}
+
+/// The forms a pattern takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    /// G(n) = block[(n - e) mod p] + saltus * floor((n - e) / p) for n >= e;
+    /// `prefix` holds G(0), ..., G(e - 1).
+    Periodic {
+        /// The first heap of the pattern, e.
+        preperiod: u64,
+        /// The period, p.
+        period: u64,
+        /// What a period adds (0: periodic; more: arithmetic-periodic).
+        saltus: u64,
+        /// G(0), ..., G(e - 1).
+        prefix: Vec<u64>,
+        /// G(e), ..., G(e + p - 1).
+        block: Vec<u64>,
+    },
+    /// From heap `start` on, the value is `first + k` on the k-th run of
+    /// heaps, whose length is `step * k + length` (k = 0, 1, ...).
+    Runs {
+        /// The first heap of the first run.
+        start: u64,
+        /// The value on the first run.
+        first: u64,
+        /// The length of the first run.
+        length: u64,
+        /// How much longer each run is than the one before.
+        step: u64,
+        /// G(0), ..., G(start - 1).
+        prefix: Vec<u64>,
+    },
+    /// G(r, c) = table[r' - origin[0]][c' - origin[1]] with r' = r below
+    /// `offset[0]`, else `offset[0] + (r - offset[0]) mod period[0]`, and c'
+    /// likewise.
+    Periodic2d {
+        /// The position (r, c) of the table's first row and column.
+        origin: [u64; 2],
+        /// r0 and c0, as positions.
+        offset: [u64; 2],
+        /// p_r and p_c.
+        period: [u64; 2],
+        /// The values of rows `0..r0 + p_r` and columns `0..c0 + p_c`.
+        table: Vec<Vec<u64>>,
+        /// Whether the tabulated table is symmetric (G(r, c) = G(c, r)).
+        symmetric: bool,
+    },
+    /// No form fits every value tabulated.
+    None,
+}
+
+impl Kind {
+    /// The name `--json` and the text output use.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Kind::Periodic { saltus: 0, .. } => "periodic",
+            Kind::Periodic { .. } => "arithmetic-periodic",
+            Kind::Runs { .. } => "runs",
+            Kind::Periodic2d { .. } => "periodic-2d",
+            Kind::None => "none",
+        }
+    }
+
+    /// The value at heap `n` under a 1-D pattern (None for 2-D and none).
+    pub fn value(&self, n: u64) -> Option<u64> {
+        match self {
+            Kind::Periodic {
+                preperiod,
+                period,
+                saltus,
+                prefix,
+                block,
+            } => Some(if n < *preperiod {
+                prefix[n as usize]
+            } else {
+                let k = n - preperiod;
+                block[(k % period) as usize] + saltus * (k / period)
+            }),
+            Kind::Runs {
+                start,
+                first,
+                length,
+                step,
+                prefix,
+            } => Some(if n < *start {
+                prefix[n as usize]
+            } else {
+                let (mut k, mut at) = (0u64, *start);
+                loop {
+                    let next = at + length + step * k;
+                    if n < next {
+                        break first + k;
+                    }
+                    at = next;
+                    k += 1;
+                }
+            }),
+            _ => None,
+        }
+    }
+
+    /// The value at `(r, c)` under a 2-D pattern.
+    pub fn value_2d(&self, r: u64, c: u64) -> Option<u64> {
+        let Kind::Periodic2d {
+            origin,
+            offset,
+            period,
+            table,
+            ..
+        } = self
+        else {
+            return None;
+        };
+        if r < origin[0] || c < origin[1] {
+            return None;
+        }
+        let reduce = |x: u64, i: usize| {
+            if x < offset[i] {
+                x
+            } else {
+                offset[i] + (x - offset[i]) % period[i]
+            }
+        };
+        let (r, c) = (reduce(r, 0) - origin[0], reduce(c, 1) - origin[1]);
+        Some(table[r as usize][c as usize])
+    }
+}
+
+impl Pattern {
+    /// `grundy pattern --json`: `game`, `kind`, `outcome`, `proven`,
+    /// `method`, `checked_to`, and the fields of the kind.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let mut object = json!({
+            "game": self.game,
+            "kind": self.kind.name(),
+            "outcome": self.outcome,
+            "proven": self.proven,
+            "method": self.method,
+            "checked_to": match self.checked_to.as_slice() {
+                [n] => json!(n),
+                rc => json!(rc),
+            },
+        });
+        let fields = match &self.kind {
+            Kind::Periodic {
+                preperiod,
+                period,
+                saltus,
+                prefix,
+                block,
+            } => json!({
+                "preperiod": preperiod, "period": period, "saltus": saltus,
+                "prefix": prefix, "block": block,
+            }),
+            Kind::Runs {
+                start,
+                first,
+                length,
+                step,
+                prefix,
+            } => json!({
+                "start": start, "first": first, "length": length, "step": step,
+                "prefix": prefix,
+            }),
+            Kind::Periodic2d {
+                origin,
+                offset,
+                period,
+                table,
+                symmetric,
+            } => json!({
+                "origin": origin, "offset": offset, "period": period, "block": table,
+                "symmetric": symmetric,
+            }),
+            Kind::None => json!({}),
+        };
+        if let (Some(object), serde_json::Value::Object(fields)) = (object.as_object_mut(), fields)
+        {
+            object.extend(fields);
+        }
+        object
+    }
+
+    /// The text of `grundy pattern`: what was found, how it is known, and
+    /// the values that make it up (outcomes as P and N).
+    pub fn to_text(&self) -> String {
+        const SHOWN: usize = 200;
+        let show = |values: &[u64]| {
+            let mut words: Vec<String> = values
+                .iter()
+                .take(SHOWN)
+                .map(|v| match (self.outcome, v) {
+                    (true, 0) => "P".to_string(),
+                    (true, _) => "N".to_string(),
+                    (false, v) => v.to_string(),
+                })
+                .collect();
+            if values.len() > SHOWN {
+                words.push(format!(
+                    "... ({} values; --json lists them all)",
+                    values.len()
+                ));
+            }
+            words.join(" ")
+        };
+        let title = format!(
+            "{}{}",
+            self.game,
+            if self.outcome { " (outcome)" } else { "" }
+        );
+        let mut lines = Vec::new();
+        match &self.kind {
+            Kind::Periodic {
+                preperiod,
+                period,
+                saltus,
+                prefix,
+                block,
+            } => {
+                let saltus = if *saltus > 0 {
+                    format!(", saltus {saltus}")
+                } else {
+                    String::new()
+                };
+                lines.push(format!(
+                    "{title}: {}, preperiod {preperiod}, period {period}{saltus}",
+                    self.kind.name()
+                ));
+                lines.push(self.method.clone());
+                if !prefix.is_empty() {
+                    lines.push(format!("before the period: {}", show(prefix)));
+                }
+                lines.push(format!("periodic block: {}", show(block)));
+            }
+            Kind::Runs {
+                start,
+                first,
+                length,
+                step,
+                prefix,
+            } => {
+                lines.push(format!(
+                    "{title}: runs from heap {start}: {first} + k on the k-th run of heaps, of length {length} + {step} k"
+                ));
+                lines.push(self.method.clone());
+                if !prefix.is_empty() {
+                    lines.push(format!("before the runs: {}", show(prefix)));
+                }
+            }
+            Kind::Periodic2d {
+                origin,
+                offset,
+                period,
+                table,
+                symmetric,
+            } => {
+                lines.push(format!(
+                    "{title}: periodic-2d, rows repeat every {} from row {}, columns every {} from column {}{}",
+                    period[0],
+                    offset[0],
+                    period[1],
+                    offset[1],
+                    if *symmetric { "; the table is symmetric" } else { "" }
+                ));
+                lines.push(self.method.clone());
+                lines.push(format!(
+                    "rows {} to {} and columns {} to {}, which every position reduces to:",
+                    origin[0],
+                    origin[0] + table.len() as u64 - 1,
+                    origin[1],
+                    origin[1] + table[0].len() as u64 - 1
+                ));
+                for row in table.iter().take(SHOWN) {
+                    lines.push(show(row));
+                }
+            }
+            Kind::None => {
+                lines.push(format!("{title}: no pattern"));
+                lines.push(self.method.clone());
+            }
+        }
+        lines.join("\n") + "\n"
+    }
+}
+
+/// Finds the pattern of `family`'s values (or outcomes): heaps `0..=max` for
+/// heap games, the family's table for board games.
+pub fn find(family: &mut dyn Family, max: u64, outcome: bool) -> Result<Pattern> {
+    let game = family.spec();
+    if family.is_heap_game() {
+        // A period a theorem proves comes first.
+        if let Ok(report) = family.period(max + 1) {
+            if report.proven {
+                if let Some(p) = report.periodicity {
+                    return Ok(proven_1d(game, outcome, p, report.method, max));
+                }
+            }
+        }
+        let mut values = Vec::with_capacity(max as usize + 1);
+        family.sequence(0, max, &mut |_, v| {
+            values.push(v);
+            Ok(())
+        })?;
+        let values = if outcome { outcomes(&values) } else { values };
+        let kind = find_1d(&values);
+        Ok(observed(game, outcome, kind, vec![max]))
+    } else {
+        let table = family.table()?;
+        let mut rows = Vec::with_capacity(table.len());
+        for row in &table {
+            let row: Option<Vec<u64>> = row.iter().map(|v| v.as_u64()).collect();
+            rows.push(row.ok_or_else(|| {
+                Error::invalid(format!(
+                    "{game}: some positions have no nimber (draws or immediate wins), so there is no table of values to find a pattern in"
+                ))
+            })?);
+        }
+        if outcome {
+            rows = rows.iter().map(|r| outcomes(r)).collect();
+        }
+        let columns = rows.first().map_or(0, Vec::len);
+        if rows.is_empty() || columns == 0 || rows.iter().any(|r| r.len() != columns) {
+            return Err(Error::invalid(format!(
+                "{game}: the table is not a rectangle of values"
+            )));
+        }
+        let origin = family.table_origin();
+        let checked_to = vec![
+            origin[0] + rows.len() as u64 - 1,
+            origin[1] + columns as u64 - 1,
+        ];
+        let mut kind = find_2d(&rows);
+        if let Kind::Periodic2d {
+            origin: o, offset, ..
+        } = &mut kind
+        {
+            *o = origin;
+            *offset = [offset[0] + origin[0], offset[1] + origin[1]];
+        }
+        Ok(observed(game, outcome, kind, checked_to))
+    }
+}
+
+fn outcomes(values: &[u64]) -> Vec<u64> {
+    values.iter().map(|v| (*v != 0) as u64).collect()
+}
+
+fn observed(game: String, outcome: bool, kind: Kind, checked_to: Vec<u64>) -> Pattern {
+    let reach = match checked_to.as_slice() {
+        [n] => format!("every heap up to {n}"),
+        [r, c] => format!("every position up to row {r} and column {c}"),
+        _ => unreachable!("one or two coordinates"),
+    };
+    let method = match kind {
+        Kind::None => format!("no pattern fits {reach}"),
+        _ => format!("observed for {reach}; no theorem proves it"),
+    };
+    Pattern {
+        game,
+        outcome,
+        kind,
+        proven: false,
+        method,
+        checked_to,
+    }
+}
+
+/// The pattern a proven periodicity gives, of values or of outcomes.
+fn proven_1d(
+    game: String,
+    outcome: bool,
+    p: crate::period::Periodicity,
+    method: String,
+    max: u64,
+) -> Pattern {
+    let values = |n: u64| p.value_u64(n);
+    let checked_to = vec![max.max(p.preperiod + p.period)];
+    let kind = if !outcome {
+        Kind::Periodic {
+            preperiod: p.preperiod,
+            period: p.period,
+            saltus: p.saltus,
+            prefix: p.prefix.iter().map(|v| *v as u64).collect(),
+            block: p.block.iter().map(|v| *v as u64).collect(),
+        }
+    } else if p.saltus > 0 {
+        // Values grow by the saltus every period: from e + p on, none is 0
+        // (block values are at least 0 and the saltus is added).
+        let e = p.preperiod + p.period;
+        let win = |n: u64| (values(n) != 0) as u64;
+        let mut start = e;
+        while start > 0 && win(start - 1) == 1 {
+            start -= 1;
+        }
+        Kind::Periodic {
+            preperiod: start,
+            period: 1,
+            saltus: 0,
+            prefix: (0..start).map(win).collect(),
+            block: vec![1],
+        }
+    } else {
+        // The outcomes repeat with the values' period; their least period
+        // divides it, and their least preperiod is at most the values'.
+        let (e, q) = (p.preperiod, p.period);
+        let win = |n: u64| (values(n) != 0) as u64;
+        let period = (1..=q)
+            .filter(|d| q % d == 0)
+            .find(|d| (e..e + q).all(|n| win(n) == win(n + d)))
+            .expect("the period itself");
+        let mut start = e;
+        while start > 0 && win(start - 1) == win(start - 1 + period) {
+            start -= 1;
+        }
+        Kind::Periodic {
+            preperiod: start,
+            period,
+            saltus: 0,
+            prefix: (0..start).map(win).collect(),
+            block: (start..start + period).map(win).collect(),
+        }
+    };
+    Pattern {
+        game,
+        outcome,
+        kind,
+        proven: true,
+        method: if outcome {
+            format!("follows from the values' period, {method}")
+        } else {
+            method
+        },
+        checked_to,
+    }
+}
+
+/// The simplest 1-D form that fits all of `values`.
+pub fn find_1d(values: &[u64]) -> Kind {
+    let n = values.len();
+    // Periodic first, then arithmetic-periodic: for each, the (preperiod,
+    // period) seen three times that needs the fewest values, e + p.
+    for arithmetic in [false, true] {
+        let mut best: Option<(usize, usize, u64)> = None;
+        for p in 1..=n / 3 {
+            if best.is_some_and(|(e, q, _)| e + q <= p) {
+                break;
+            }
+            let last = n - 1;
+            let saltus = if arithmetic {
+                match values[last].checked_sub(values[last - p]) {
+                    Some(s) if s > 0 => s,
+                    _ => continue,
+                }
+            } else {
+                0
+            };
+            // The smallest e with G(m + p) = G(m) + s for every m >= e.
+            let mut e = n - p;
+            while e > 0 && values[e - 1 + p] == values[e - 1] + saltus {
+                e -= 1;
+            }
+            if n - e >= 3 * p && 2 * (n - e) >= n && best.is_none_or(|(b, q, _)| e + p < b + q) {
+                best = Some((e, p, saltus));
+            }
+        }
+        if let Some((e, p, saltus)) = best {
+            return Kind::Periodic {
+                preperiod: e as u64,
+                period: p as u64,
+                saltus,
+                prefix: values[..e].to_vec(),
+                block: values[e..e + p].to_vec(),
+            };
+        }
+    }
+    find_runs(values).unwrap_or(Kind::None)
+}
+
+/// Runs of values rising by one whose lengths grow linearly, from the
+/// earliest run that makes every run to the table's end fit.
+fn find_runs(values: &[u64]) -> Option<Kind> {
+    // Maximal runs of equal values, as (first heap, value).
+    let mut runs: Vec<(usize, u64)> = Vec::new();
+    for (i, v) in values.iter().enumerate() {
+        if runs.last().is_none_or(|(_, last)| last != v) {
+            runs.push((i, *v));
+        }
+    }
+    // Runs before the last are complete; the last may be cut by the table.
+    let complete = runs.len().checked_sub(1)?;
+    if complete < 4 {
+        return None;
+    }
+    let length = |k: usize| (runs[k + 1].0 - runs[k].0) as u64;
+    let step = length(complete - 1).checked_sub(length(complete - 2))?;
+    if step == 0 {
+        return None; // runs of one length are arithmetic-periodic
+    }
+    let mut from = complete - 1;
+    while from > 0 {
+        let k = from - 1;
+        if runs[k].1 + 1 != runs[k + 1].1 || length(k) + step != length(k + 1) {
+            break;
+        }
+        from = k;
+    }
+    let start = runs[from].0;
+    let cut = (values.len() - runs[complete].0) as u64;
+    let fits = runs[complete].1 == runs[complete - 1].1 + 1
+        && cut <= length(complete - 1) + step
+        && complete - from >= 3
+        && 2 * (values.len() - start) >= values.len();
+    fits.then(|| Kind::Runs {
+        start: start as u64,
+        first: runs[from].1,
+        length: length(from),
+        step,
+        prefix: values[..start].to_vec(),
+    })
+}
+
+/// The 2-D form of `rows` (a rectangle), or [`Kind::None`].
+pub fn find_2d(rows: &[Vec<u64>]) -> Kind {
+    let (height, width) = (rows.len(), rows[0].len());
+    let column = |c: usize| rows.iter().map(|r| r[c]).collect::<Vec<_>>();
+    let columns: Vec<Vec<u64>> = (0..width).map(column).collect();
+    let (Some((r0, pr)), Some((c0, pc))) = (periodic_lines(rows), periodic_lines(&columns)) else {
+        return Kind::None;
+    };
+    let symmetric =
+        height == width && (0..height).all(|r| (0..width).all(|c| rows[r][c] == rows[c][r]));
+    Kind::Periodic2d {
+        origin: [0, 0],
+        offset: [r0 as u64, c0 as u64],
+        period: [pr as u64, pc as u64],
+        table: rows[..r0 + pr]
+            .iter()
+            .map(|r| r[..c0 + pc].to_vec())
+            .collect(),
+        symmetric,
+    }
+}
+
+/// The (offset, period) with line i + p equal to line i from the offset on,
+/// seen at least twice, that needs the fewest lines (offset + period):
+/// lines are rows (or columns) as a whole.
+fn periodic_lines(lines: &[Vec<u64>]) -> Option<(usize, usize)> {
+    let n = lines.len();
+    let mut best: Option<(usize, usize)> = None;
+    for p in 1..=n / 2 {
+        if best.is_some_and(|(e, q)| e + q <= p) {
+            break;
+        }
+        let mut e = n - p;
+        while e > 0 && lines[e - 1 + p] == lines[e - 1] {
+            e -= 1;
+        }
+        if n - e >= 2 * p && best.is_none_or(|(b, q)| e + p < b + q) {
+            best = Some((e, p));
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn periodic_and_arithmetic_forms() {
+        let mod4: Vec<u64> = (0..40).map(|n| n % 4).collect();
+        assert_eq!(find_1d(&mod4).name(), "periodic");
+        let nim: Vec<u64> = (0..40).collect();
+        let Kind::Periodic { period, saltus, .. } = find_1d(&nim) else {
+            panic!("nim is arithmetic-periodic")
+        };
+        assert_eq!((period, saltus), (1, 1));
+        // A constant tail is not a pattern unless it fills most of the table.
+        let mut tail = vec![3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4];
+        tail.extend([0, 0]);
+        assert_eq!(find_1d(&tail), Kind::None);
+    }
+
+    #[test]
+    fn triangular_runs() {
+        // Codeforces 768E: the largest k with k(k+1)/2 <= n.
+        let values: Vec<u64> = (0..200u64)
+            .map(|n| (0..).take_while(|k| k * (k + 1) / 2 <= n).last().unwrap())
+            .collect();
+        let kind = find_1d(&values);
+        assert_eq!(kind.name(), "runs", "{kind:?}");
+        for n in 0..5000 {
+            let k = (0..).take_while(|k| k * (k + 1) / 2 <= n).last().unwrap();
+            assert_eq!(kind.value(n), Some(k), "heap {n}");
+        }
+    }
+
+    #[test]
+    fn doubly_periodic_tables() {
+        let rows: Vec<Vec<u64>> = (0..12)
+            .map(|r| {
+                (0..10)
+                    .map(|c| ((r % 4 < 2) && (c % 4 < 2)) as u64)
+                    .collect()
+            })
+            .collect();
+        let kind = find_2d(&rows);
+        let Kind::Periodic2d {
+            offset,
+            period,
+            symmetric,
+            ..
+        } = &kind
+        else {
+            panic!("{kind:?}")
+        };
+        assert_eq!((*offset, *period, *symmetric), ([0, 0], [4, 4], false));
+        for r in 0..100 {
+            for c in 0..100 {
+                assert_eq!(
+                    kind.value_2d(r, c),
+                    Some(((r % 4 < 2) && (c % 4 < 2)) as u64)
+                );
+            }
+        }
+    }
+
+    /// The period of a finite subtraction game, by simulation: the state is
+    /// the window of the last max(S) values.
+    fn subtraction_values(set: &[u64], n: usize) -> Vec<u64> {
+        let mut v = vec![0u64; n];
+        for i in 0..n {
+            let mut seen = [false; 16];
+            for s in set.iter().filter(|s| **s as usize <= i) {
+                seen[v[i - *s as usize] as usize] = true;
+            }
+            v[i] = seen.iter().position(|x| !x).unwrap() as u64;
+        }
+        v
+    }
+
+    proptest! {
+        /// On random subtraction sets the finder's period is the proven one.
+        #[test]
+        fn the_finder_agrees_with_the_proven_period(set in proptest::collection::btree_set(1u64..10, 1..4)) {
+            let set: Vec<u64> = set.into_iter().collect();
+            let spec = format!("sub:{}", set.iter().map(u64::to_string).collect::<Vec<_>>().join(","));
+            let mut family = crate::spec::parse_game(&spec, Default::default()).unwrap();
+            let report = family.period(1 << 12).unwrap();
+            prop_assert!(report.proven);
+            let proven = report.periodicity.unwrap();
+            let found = find_1d(&subtraction_values(&set, 2000));
+            let Kind::Periodic { preperiod, period, saltus, .. } = found else {
+                panic!("{found:?}")
+            };
+            prop_assert_eq!((preperiod, period, saltus), (proven.preperiod, proven.period, 0));
+        }
+    }
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
+}
+
+/// The languages [`code`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    /// C++ (standard library only; `long long` arithmetic).
+    Cpp,
+    /// Python 3.
+    Python,
+    /// Rust.
+    Rust,
+}
+
+impl std::str::FromStr for Language {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "cpp" | "c++" => Ok(Language::Cpp),
+            "python" | "py" => Ok(Language::Python),
+            "rust" | "rs" => Ok(Language::Rust),
+            _ => Err(Error::invalid(format!(
+                "--emit {s:?}: the languages are cpp, python and rust"
+            ))),
+        }
+    }
+}
+
+/// A self-contained function answering every position in O(1) where the
+/// pattern holds: `grundy(n)` / `grundy(r, c)`, or `first_player_wins` for
+/// an outcome pattern. Its comment says what was proven or observed.
+pub fn code(pattern: &Pattern, language: Language) -> Result<String> {
+    use std::fmt::Write as _;
+    let (cpp, py) = (language == Language::Cpp, language == Language::Python);
+    let note = if py { "#" } else { "//" };
+    let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    let name = if pattern.outcome {
+        "first_player_wins"
+    } else {
+        "grundy"
+    };
+    let mut out = String::new();
+    let mut comment = |line: String| {
+        let _ = writeln!(out, "{note} {line}");
+    };
+    comment(format!(
+        "{} of {}: {}, written by `grundy pattern{}`.",
+        if pattern.outcome {
+            "Who wins"
+        } else {
+            "Grundy values"
+        },
+        pattern.game,
+        pattern.kind.name(),
+        if pattern.outcome { " --outcome" } else { "" }
+    ));
+    if pattern.proven {
+        comment(format!(
+            "Holds for every position. {}.",
+            capitalized(&pattern.method)
+        ));
+    } else {
+        comment(format!(
+            "Not proven: {}. Check it before relying on it.",
+            pattern.method
+        ));
+    }
+    // The value expression, as the language writes it, from `x`.
+    let wrap = |x: &str| -> String {
+        if pattern.outcome {
+            format!("{x} != 0")
+        } else {
+            x.to_string()
+        }
+    };
+    match &pattern.kind {
+        Kind::None => {
+            return Err(Error::invalid(format!(
+                "{}: {}, so there is no code to write",
+                pattern.game, pattern.method
+            )))
+        }
+        Kind::Periodic {
+            preperiod,
+            period,
+            saltus,
+            prefix,
+            block,
+        } => {
+            let (e, p, s) = (*preperiod, *period, *saltus);
+            comment(match (e, s) {
+                (0, 0) => format!("G(n) = block[n mod {p}] for every n."),
+                (_, 0) => format!("G(n) = block[(n - {e}) mod {p}] for n >= {e}; below {e}, the prefix."),
+                _ => format!("G(n) = block[(n - {e}) mod {p}] + {s} ((n - {e}) div {p}) for n >= {e}; below {e}, the prefix."),
+            });
+            let big = s > 0;
+            if cpp {
+                if big && s > 9 * p {
+                    comment("Values beyond 9.2e18 do not fit in long long: heaps up to 10^18 only when saltus <= 9 * period.".into());
+                }
+                let ty = if pattern.outcome {
+                    "bool"
+                } else if big {
+                    "long long"
+                } else {
+                    "int"
+                };
+                let _ = writeln!(out, "{ty} {name}(long long n) {{");
+                if e > 0 {
+                    let _ = writeln!(
+                        out,
+                        "    static const int prefix[{e}] = {{{}}};",
+                        list(prefix)
+                    );
+                    let _ = writeln!(out, "    if (n < {e}) return {};", wrap("prefix[n]"));
+                }
+                let _ = writeln!(
+                    out,
+                    "    static const int block[{p}] = {{{}}};",
+                    list(block)
+                );
+                let value = if big {
+                    format!("block[(n - {e}) % {p}] + {s}LL * ((n - {e}) / {p})")
+                } else {
+                    format!("block[(n - {e}) % {p}]")
+                };
+                let _ = writeln!(out, "    return {};\n}}", wrap(&value));
+            } else if py {
+                let _ = writeln!(out, "def {name}(n):");
+                if e > 0 {
+                    let _ = writeln!(out, "    prefix = ({},)", list(prefix));
+                    let _ = writeln!(out, "    if n < {e}:\n        return {}", wrap("prefix[n]"));
+                }
+                let _ = writeln!(out, "    block = ({},)", list(block));
+                let value = if big {
+                    format!("block[(n - {e}) % {p}] + {s} * ((n - {e}) // {p})")
+                } else {
+                    format!("block[(n - {e}) % {p}]")
+                };
+                let _ = writeln!(out, "    return {}", wrap(&value));
+            } else {
+                let ty = if pattern.outcome {
+                    "bool"
+                } else if big {
+                    "u64"
+                } else {
+                    "u32"
+                };
+                let _ = writeln!(out, "fn {name}(n: u64) -> {ty} {{");
+                if e > 0 {
+                    let _ = writeln!(out, "    const PREFIX: [u32; {e}] = [{}];", list(prefix));
+                    let early = if big {
+                        "PREFIX[n as usize] as u64"
+                    } else {
+                        "PREFIX[n as usize]"
+                    };
+                    let _ = writeln!(
+                        out,
+                        "    if n < {e} {{\n        return {};\n    }}",
+                        wrap(early)
+                    );
+                }
+                let _ = writeln!(out, "    const BLOCK: [u32; {p}] = [{}];", list(block));
+                let value = if big {
+                    format!("BLOCK[((n - {e}) % {p}) as usize] as u64 + {s} * ((n - {e}) / {p})")
+                } else {
+                    format!("BLOCK[((n - {e}) % {p}) as usize]")
+                };
+                let _ = writeln!(out, "    {}\n}}", wrap(&value));
+            }
+        }
+        Kind::Runs {
+            start,
+            first,
+            length,
+            step,
+            prefix,
+        } => {
+            let (e, f, l, d) = (*start, *first, *length, *step);
+            comment(format!(
+                "From heap {e} on, G is {f} + k on the k-th run of heaps (k = 0, 1, ...), of length {l} + {d} k:"
+            ));
+            comment(format!(
+                "run k starts at {e} + {l} k + {d} k (k - 1) / 2, and k is the largest with that start <= n."
+            ));
+            if cpp {
+                let ty = if pattern.outcome { "bool" } else { "long long" };
+                let _ = writeln!(out, "#include <cmath>\n{ty} {name}(long long n) {{");
+                if e > 0 {
+                    let _ = writeln!(
+                        out,
+                        "    static const int prefix[{e}] = {{{}}};",
+                        list(prefix)
+                    );
+                    let _ = writeln!(out, "    if (n < {e}) return {};", wrap("prefix[n]"));
+                }
+                let _ = writeln!(out, "    long long m = n - {e};");
+                let _ = writeln!(out, "    auto before = [](long long k) {{ return (__int128)k * {l} + (__int128){d} * k * (k - 1) / 2; }};");
+                let _ = writeln!(out, "    long double b = {l} - {d} / 2.0L;");
+                let _ = writeln!(
+                    out,
+                    "    long long k = (long long)((-b + sqrtl(b * b + 2.0L * {d} * m)) / {d});"
+                );
+                let _ = writeln!(out, "    if (k < 0) k = 0;");
+                let _ = writeln!(out, "    while (k > 0 && before(k) > m) --k;");
+                let _ = writeln!(out, "    while (before(k + 1) <= m) ++k;");
+                let _ = writeln!(out, "    return {};\n}}", wrap(&format!("{f} + k")));
+            } else if py {
+                let _ = writeln!(out, "from math import isqrt\n\n\ndef {name}(n):");
+                if e > 0 {
+                    let _ = writeln!(out, "    prefix = ({},)", list(prefix));
+                    let _ = writeln!(out, "    if n < {e}:\n        return {}", wrap("prefix[n]"));
+                }
+                let _ = writeln!(out, "    m = n - {e}");
+                let _ = writeln!(
+                    out,
+                    "    # the largest k with {d} k^2 + (2 * {l} - {d}) k <= 2 m"
+                );
+                let _ = writeln!(out, "    b = 2 * {l} - {d}");
+                let _ = writeln!(
+                    out,
+                    "    k = max(0, (isqrt(b * b + 8 * {d} * m) - b) // (2 * {d}))"
+                );
+                let _ = writeln!(
+                    out,
+                    "    while k > 0 and k * {l} + {d} * k * (k - 1) // 2 > m:\n        k -= 1"
+                );
+                let _ = writeln!(
+                    out,
+                    "    while (k + 1) * {l} + {d} * (k + 1) * k // 2 <= m:\n        k += 1"
+                );
+                let _ = writeln!(out, "    return {}", wrap(&format!("{f} + k")));
+            } else {
+                let ty = if pattern.outcome { "bool" } else { "u64" };
+                let _ = writeln!(out, "fn {name}(n: u64) -> {ty} {{");
+                if e > 0 {
+                    let _ = writeln!(out, "    const PREFIX: [u64; {e}] = [{}];", list(prefix));
+                    let _ = writeln!(
+                        out,
+                        "    if n < {e} {{\n        return {};\n    }}",
+                        wrap("PREFIX[n as usize]")
+                    );
+                }
+                let _ = writeln!(out, "    let m = (n - {e}) as u128;");
+                let _ = writeln!(
+                    out,
+                    "    let before = |k: u128| k * {l} + {d} * k * k.saturating_sub(1) / 2;"
+                );
+                let _ = writeln!(out, "    let b = {l} as f64 - {d} as f64 / 2.0;");
+                let _ = writeln!(out, "    let mut k = ((-b + (b * b + 2.0 * {d} as f64 * m as f64).sqrt()) / {d} as f64).max(0.0) as u128;");
+                let _ = writeln!(
+                    out,
+                    "    while k > 0 && before(k) > m {{\n        k -= 1;\n    }}"
+                );
+                let _ = writeln!(
+                    out,
+                    "    while before(k + 1) <= m {{\n        k += 1;\n    }}"
+                );
+                let _ = writeln!(out, "    {}\n}}", wrap(&format!("{f} + k as u64")));
+            }
+        }
+        Kind::Periodic2d {
+            origin,
+            offset,
+            period,
+            table,
+            ..
+        } => {
+            let ([r0, c0], [pr, pc], [or, oc]) = (*offset, *period, *origin);
+            let (rows, cols) = (table.len(), table[0].len());
+            comment(format!(
+                "G(r, c) = G(r + {pr}, c) for r >= {r0}, and G(r, c) = G(r, c + {pc}) for c >= {c0}: every position reduces into the table of rows {or}.. and columns {oc}.. (r >= {or}, c >= {oc})."
+            ));
+            let rows_of = |open: &str, close: &str| {
+                table
+                    .iter()
+                    .map(|row| format!("        {open}{}{close},", list(row)))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            if cpp {
+                let ty = if pattern.outcome { "bool" } else { "int" };
+                let _ = writeln!(out, "{ty} {name}(long long r, long long c) {{");
+                let _ = writeln!(
+                    out,
+                    "    static const int table[{rows}][{cols}] = {{\n{}\n    }};",
+                    rows_of("{", "}")
+                );
+                let _ = writeln!(out, "    if (r >= {r0}) r = {r0} + (r - {r0}) % {pr};");
+                let _ = writeln!(out, "    if (c >= {c0}) c = {c0} + (c - {c0}) % {pc};");
+                let _ = writeln!(
+                    out,
+                    "    return {};\n}}",
+                    wrap(&format!("table[r - {or}][c - {oc}]"))
+                );
+            } else if py {
+                let _ = writeln!(out, "def {name}(r, c):");
+                let _ = writeln!(out, "    table = (\n{}\n    )", rows_of("(", ")"));
+                let _ = writeln!(
+                    out,
+                    "    if r >= {r0}:\n        r = {r0} + (r - {r0}) % {pr}"
+                );
+                let _ = writeln!(
+                    out,
+                    "    if c >= {c0}:\n        c = {c0} + (c - {c0}) % {pc}"
+                );
+                let _ = writeln!(
+                    out,
+                    "    return {}",
+                    wrap(&format!("table[r - {or}][c - {oc}]"))
+                );
+            } else {
+                let ty = if pattern.outcome { "bool" } else { "u32" };
+                let _ = writeln!(out, "fn {name}(r: u64, c: u64) -> {ty} {{");
+                let _ = writeln!(
+                    out,
+                    "    const TABLE: [[u32; {cols}]; {rows}] = [\n{}\n    ];",
+                    rows_of("[", "]")
+                );
+                let _ = writeln!(
+                    out,
+                    "    let r = if r >= {r0} {{ {r0} + (r - {r0}) % {pr} }} else {{ r }};"
+                );
+                let _ = writeln!(
+                    out,
+                    "    let c = if c >= {c0} {{ {c0} + (c - {c0}) % {pc} }} else {{ c }};"
+                );
+                let _ = writeln!(
+                    out,
+                    "    {}\n}}",
+                    wrap(&format!("TABLE[(r - {or}) as usize][(c - {oc}) as usize]"))
+                );
+            }
+        }
+    }
+    Ok(out)
+}
