@@ -77,7 +77,7 @@ pub enum Kind {
         /// G(0), ..., G(start - 1).
         prefix: Vec<u64>,
     },
-    /// G(r, c) = table[r' - origin[0]][c' - origin[1]] with r' = r below
+    /// G(r, c) = `table[r' - origin[0]][c' - origin[1]]` with r' = r below
     /// `offset[0]`, else `offset[0] + (r - offset[0]) mod period[0]`, and c'
     /// likewise.
     Periodic2d {
