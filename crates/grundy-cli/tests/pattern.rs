@@ -58,6 +58,12 @@ fn the_sources_games() {
     let choco = json(&["pattern", "choco:16x16", "--outcome", "--json"]);
     assert_eq!(choco["kind"], "periodic-2d", "{choco}");
     assert_eq!(choco["symmetric"], true);
+    // The knight game: P-positions r mod 4 < 2 and c mod 4 < 2, except the
+    // far corner of the 8x8 board.
+    let knight = json(&["pattern", "knight:8", "--outcome", "--json"]);
+    assert_eq!(knight["kind"], "periodic-2d", "{knight}");
+    assert_eq!(knight["period"], serde_json::json!([4, 4]));
+    assert_eq!(knight["exceptions"], serde_json::json!([[7, 7, 0]]));
     // Dawson's Kayles: proven by the Guy-Smith theorem, with its prefix.
     let dawson = json(&["pattern", "0.07", "--json"]);
     assert_eq!(
@@ -210,6 +216,7 @@ fn emitted_code_of_every_kind_and_language_answers_as_grundy_does() {
         ("nim", &[], false, true),
         (stones.as_str(), &["--max", "40"], false, false),
         ("choco:16x16", &[], true, false),
+        ("knight:8", &[], true, false),
     ];
     for (i, (game, extra, two, proven)) in cases.iter().enumerate() {
         for outcome in [false, true] {

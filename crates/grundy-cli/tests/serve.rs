@@ -225,6 +225,26 @@ fn every_endpoint_answers_as_the_command_line() {
             cli_json(&["table", game, "--json"])
         );
     }
+    // The pattern, as `grundy pattern --json`, with the code of --emit.
+    let mut pattern = server.post(
+        "/api/pattern",
+        json!({"game": "sub:1,3,4", "outcome": true}),
+    );
+    let code = pattern.as_object_mut().unwrap().remove("code").unwrap();
+    assert_eq!(
+        pattern,
+        cli_json(&["pattern", "sub:1,3,4", "--outcome", "--json"])
+    );
+    let cpp = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["pattern", "sub:1,3,4", "--outcome", "--emit", "cpp"])
+        .output()
+        .unwrap();
+    assert_eq!(code["cpp"], String::from_utf8(cpp.stdout).unwrap());
+    let none = server.post("/api/pattern", json!({"game": "div:2,3,6", "max": 300}));
+    assert_eq!(
+        (none["kind"].as_str(), &none["code"]["python"]),
+        (Some("none"), &Json::Null)
+    );
 }
 
 #[test]
@@ -458,6 +478,11 @@ fn bad_requests_get_one_clear_error() {
         ),
         ("/api/table", r#"{"game": "nim"}"#, "table"),
         (
+            "/api/pattern",
+            r#"{"game": "0.07", "max": 99999999999}"#,
+            "more heaps than the server tabulates",
+        ),
+        (
             "/api/jobs",
             r#"{"kind": "census", "game": "0.07", "to": 5}"#,
             "kind",
@@ -522,7 +547,7 @@ fn body_strategy() -> impl Strategy<Value = (usize, String)> {
     )
 }
 
-const PATHS: [&str; 10] = [
+const PATHS: [&str; 11] = [
     "/api/value",
     "/api/explain",
     "/api/moves",
@@ -531,6 +556,7 @@ const PATHS: [&str; 10] = [
     "/api/seq",
     "/api/period",
     "/api/table",
+    "/api/pattern",
     "/api/jobs",
     "/api/games",
 ];

@@ -295,6 +295,35 @@ fn period(
     Ok(dict.into_any().unbind())
 }
 
+/// `grundy.pattern`: the pattern's `--json` object as text, and its code in
+/// each language (`None` when there is no pattern to write).
+#[pyfunction]
+#[pyo3(signature = (game, max, outcome, max_states, progress=None))]
+fn pattern(
+    py: Python<'_>,
+    game: &str,
+    max: u64,
+    outcome: bool,
+    max_states: usize,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(String, Option<String>, Option<String>, Option<String>)> {
+    use grundy::pattern::{code, find, Language};
+    let spec = game.to_string();
+    let found = run_worker(py, progress, move |counters, interrupted| {
+        let max_states = max_states.max(max.saturating_add(1) as usize);
+        let mut family = spec::parse_game(&spec, settings(max_states))?;
+        family.configure_long_run(long_run(counters, interrupted));
+        find(family.as_mut(), max, outcome)
+    })?;
+    let emit = |language| code(&found, language).ok();
+    Ok((
+        found.to_json().to_string(),
+        emit(Language::Cpp),
+        emit(Language::Python),
+        emit(Language::Rust),
+    ))
+}
+
 /// `grundy.table`: the board of values of a grid or bar game, rows first, as
 /// a 2-D numpy array.
 #[pyfunction]
@@ -762,6 +791,7 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sequence, m)?)?;
     m.add_function(wrap_pyfunction!(period, m)?)?;
     m.add_function(wrap_pyfunction!(table, m)?)?;
+    m.add_function(wrap_pyfunction!(pattern, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_spec, m)?)?;
     m.add_function(wrap_pyfunction!(nim_mul, m)?)?;

@@ -457,3 +457,33 @@ def test_long_python_games_do_not_exhaust_the_stack():
     assert grundy.value(Chain(), 200_000).nim_sum == 0
     assert grundy.value(Chain(), 90_000, Chain(), 3, misere=True).winner == "second"
     assert grundy.seq(Chain(), 1000).tolist() == [n % 2 for n in range(1001)]
+
+
+def test_pattern_and_its_code_run():
+    p = grundy.pattern("sub:1,3,4")
+    assert (p.kind, p.preperiod, p.period, p.proven) == ("periodic", 0, 7, True)
+    assert p.to_dict()["block"] == [0, 1, 0, 1, 2, 3, 2]
+    namespace = {}
+    exec(p.code("python"), namespace)
+    values = grundy.seq("sub:1,3,4", 200)
+    assert [namespace["grundy"](n) for n in range(201)] == list(values)
+    assert "int grundy(long long n)" in p.code("cpp")
+    assert "fn grundy(n: u64) -> u32" in p.code("rust")
+    assert "Pattern(game='sub:1,3,4', kind='periodic'" in repr(p)
+    assert "<table>" in p._repr_html_()
+    wins = grundy.pattern("choco:12x12", outcome=True)
+    assert wins.kind == "periodic-2d" and wins.proven is False
+    namespace = {}
+    exec(wins.code("python"), namespace)
+    table = grundy.table("choco:12x12")
+    for r in range(12):
+        for c in range(12):
+            assert namespace["first_player_wins"](r + 1, c + 1) == (table[r, c] != 0)
+    none = grundy.pattern("div:2,3,6", max=500)
+    assert none.kind == "none"
+    with pytest.raises(ValueError, match="no code to write"):
+        none.code("cpp")
+    with pytest.raises(ValueError, match="the languages are"):
+        p.code("java")
+    with pytest.raises(ValueError):
+        grundy.pattern("sub:")

@@ -60,3 +60,29 @@ def test_rare_values_and_cancel(page, shot):
     expect(page.get_by_test_id("progress")).to_be_visible()
     page.get_by_test_id("seq-cancel").click()
     expect(page.get_by_test_id("seq-cancelled")).to_be_visible(timeout=30_000)
+
+
+def test_the_pattern_panel_gives_code_to_copy(page, shot):
+    page.goto(page.base + "#/sequence?game=sub:1,3,4&from=0&to=100")
+    panel = page.get_by_test_id("pattern-panel")
+    expect(page.get_by_test_id("pattern-facts")).to_contain_text("Periodic: period 7 from heap 0.")
+    expect(page.get_by_test_id("pattern-facts")).to_contain_text("proven")
+    expect(page.get_by_test_id("pattern-code")).to_contain_text("int grundy(long long n)")
+    page.get_by_test_id("pattern-language").select_option("python")
+    expect(page.get_by_test_id("pattern-code")).to_contain_text("def grundy(n):")
+    page.get_by_test_id("pattern-copy").click()
+    expect(page.get_by_test_id("pattern-copy")).to_have_text(__import__("re").compile("Copied|Selected"))
+    page.get_by_test_id("pattern-outcome").check()
+    expect(page.get_by_test_id("pattern-code")).to_contain_text("first_player_wins")
+    panel.scroll_into_view_if_needed()
+    shot(page, "sequence-pattern")
+
+
+def test_boards_show_the_knights_pattern_and_its_corner(page, shot):
+    page.goto(page.base + "#/boards")
+    knight = page.get_by_test_id("knight-board")
+    knight.get_by_test_id("pattern-outcome").check()
+    expect(knight.get_by_test_id("pattern-facts")).to_contain_text("rows repeat every 4 from row 0")
+    expect(knight.get_by_test_id("pattern-exceptions")).to_contain_text("7,7 (P)")
+    expect(knight.get_by_test_id("pattern-code")).to_contain_text("if (r == 7 && c == 7) return false;")
+    shot(page, "boards-pattern")

@@ -66,6 +66,7 @@ pub fn routes(server: Arc<Server>) -> Router {
         .route("/api/seq", post(seq))
         .route("/api/period", post(period))
         .route("/api/table", post(table))
+        .route("/api/pattern", post(pattern))
         .merge(crate::jobs::routes())
         .route("/api/{*rest}", axum::routing::any(unknown))
         .method_not_allowed_fallback(wrong_method)
@@ -413,6 +414,47 @@ async fn period(State(server): State<Arc<Server>>, body: Body) -> Answer {
             let mut family = parse_family(&request.game, settings, &request.files, budget)?;
             let report = family.period(max)?;
             Ok(Json(json::period_object(family.as_ref(), &report)))
+        })
+        .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PatternRequest {
+    game: String,
+    max: Option<u64>,
+    #[serde(default)]
+    outcome: bool,
+    #[serde(default)]
+    files: Files,
+}
+
+/// `grundy pattern --json`, plus `code`: the function in each language
+/// (`null` when there is no pattern).
+async fn pattern(State(server): State<Arc<Server>>, body: Body) -> Answer {
+    use grundy::pattern::{code, find, Language};
+    let request: PatternRequest = read(body, server.limits.max_body)?;
+    let max = request.max.unwrap_or(4095);
+    let limit = server.limits.max_heaps;
+    if max > limit {
+        return Err(ApiError::bad(format!(
+            "max {max} is more heaps than the server tabulates ({limit}); use `grundy pattern` for more"
+        )));
+    }
+    let worker = server.clone();
+    server
+        .run(move |budget| {
+            let mut settings = worker.settings();
+            settings.max_states = settings.max_states.max(max.saturating_add(1) as usize);
+            let mut family = parse_family(&request.game, settings, &request.files, budget)?;
+            let found = find(family.as_mut(), max, request.outcome)?;
+            let mut object = found.to_json();
+            object["code"] = serde_json::json!({
+                "cpp": code(&found, Language::Cpp).ok(),
+                "python": code(&found, Language::Python).ok(),
+                "rust": code(&found, Language::Rust).ok(),
+            });
+            Ok(Json(object))
         })
         .await
 }

@@ -459,3 +459,78 @@ function switchLanguage() {
 document.getElementById('lang').addEventListener('click', switchLanguage);
 window.addEventListener('hashchange', route);
 route();
+
+// ---------------------------------------------------------------- patterns
+
+/**
+ * A panel with the pattern `grundy pattern` finds for `game` (values, or
+ * who wins), whether it is proven, and its O(1) code with a copy button.
+ * It fills itself in when the answer comes.
+ */
+export function patternPanel(game, max) {
+  const panel = el('section', { class: 'pattern-panel', testid: 'pattern-panel' },
+    el('p', { class: 'muted small', text: t('pattern.looking') }));
+  let outcome = false;
+  let language = 'cpp';
+  let answer = null;
+  const load = async () => {
+    panel.replaceChildren(el('p', { class: 'muted small', text: t('pattern.looking') }));
+    try {
+      answer = await api('/api/pattern', max === undefined ? { game, outcome } : { game, outcome, max });
+    } catch (e) {
+      panel.replaceChildren(errorBox(e));
+      return;
+    }
+    draw();
+  };
+  const draw = () => {
+    const a = answer;
+    const facts = {
+      periodic: () => t('pattern.periodic', { e: a.preperiod, p: a.period }),
+      'arithmetic-periodic': () => t('pattern.arithmetic', { e: a.preperiod, p: a.period, s: a.saltus }),
+      runs: () => t('pattern.runs', { start: a.start, first: a.first, length: a.length, step: a.step }),
+      'periodic-2d': () => t('pattern.periodic2d', { r0: a.offset[0], c0: a.offset[1], pr: a.period[0], pc: a.period[1] }),
+      none: () => t('pattern.none'),
+    }[a.kind]();
+    const code = a.code[language];
+    const pre = el('pre', { class: 'pattern-code mono small', testid: 'pattern-code', text: code || '' });
+    const copy = el('button', { type: 'button', class: 'button', testid: 'pattern-copy', text: t('pattern.copy'),
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(code);
+          copy.textContent = t('pattern.copied');
+        } catch {
+          // No clipboard (an insecure origin): select the code for Ctrl-C.
+          const range = document.createRange();
+          range.selectNodeContents(pre);
+          const selection = window.getSelection();
+          selection.removeAllRanges();
+          selection.addRange(range);
+          copy.textContent = t('pattern.selected');
+        }
+      } });
+    const choose = el('select', { 'aria-label': t('pattern.language'), testid: 'pattern-language',
+      onchange: (e) => { language = e.target.value; draw(); } },
+      [['cpp', 'C++'], ['python', 'Python'], ['rust', 'Rust']].map(([v, label]) =>
+        el('option', { value: v, text: label, selected: v === language })));
+    const toggle = el('label', { class: 'small' },
+      el('input', { type: 'checkbox', testid: 'pattern-outcome', checked: outcome,
+        onchange: (e) => { outcome = e.target.checked; load(); } }), ' ' + t('pattern.outcome'));
+    panel.replaceChildren(...[
+      el('h3', { text: t('pattern.title') }),
+      el('p', { class: 'pattern-facts', testid: 'pattern-facts' }, el('strong', { text: facts + ' ' }),
+        a.kind === 'none' ? null : el('span', { class: 'badge ' + (a.proven ? 'proven' : 'observed'),
+          text: a.proven ? t('seq.proven') : t('seq.observed') })),
+      a.exceptions && a.exceptions.length
+        ? el('p', { class: 'small', testid: 'pattern-exceptions', text: t('pattern.exceptions', {
+          list: a.exceptions.map(([r, c, v]) => `${r},${c} (${a.outcome ? (v ? 'N' : 'P') : v})`).join(', ') }) })
+        : null,
+      el('p', { class: 'method small muted', text: a.method }),
+      toggle,
+      code ? el('div', { class: 'pattern-tools' }, choose, ' ', copy) : null,
+      code ? el('div', { class: 'scroll' }, pre) : null,
+    ].filter(Boolean));
+  };
+  load();
+  return panel;
+}

@@ -1,6 +1,6 @@
 // Boards: the value tables of the knight game and of chocolate bars as heat
 // maps; a click on a cell analyses that position.
-import { api, el, t, errorBox, field, setParams, go, showValue } from './app.js';
+import { api, el, t, errorBox, field, setParams, go, showValue, patternPanel } from './app.js';
 
 export function render(root, params) {
   const [nField, n] = field(t('boards.size'), { testid: 'knight-n', value: params.get('n') || '8', inputmode: 'numeric', class: 'short' });
@@ -72,7 +72,7 @@ async function heat(box, game, position, base = 0) {
     el('span', { class: 'small muted', text: t('boards.legend') + ' ' }),
     Array.from({ length: Math.min(max, 24) + 1 }, (_, v) => el('span', { class: 'key', style: colour(v, max), text: String(v) })));
   box.replaceChildren(el('div', { class: 'scroll' }, grid), legend,
-    el('p', { class: 'small muted', text: t('boards.clickHint') }));
+    el('p', { class: 'small muted', text: t('boards.clickHint') }), patternPanel(game));
 }
 
 /** A cell's colour: 0 (a second-player win) dark, larger values warmer. */

@@ -16,7 +16,8 @@
 //!   reduces into the table of rows `< r0 + p_r` and columns `< c0 + p_c`.
 //!
 //! A form is accepted only when the table shows it at least three times
-//! (1-D periods and runs) or twice (in each direction of a 2-D table), so that
+//! (1-D periods and runs) or one and a half times (in each direction of a
+//! 2-D table, where the lines repeated are whole rows or columns), so that
 //! a constant stretch at the end of a table is not taken for a pattern.
 //! *Proven* comes only from a theorem: a period that [`crate::period`] proves
 //! (the Guy-Smith theorem for take-and-break codes, the window of a finite
@@ -91,6 +92,9 @@ pub enum Kind {
         table: Vec<Vec<u64>>,
         /// Whether the tabulated table is symmetric (G(r, c) = G(c, r)).
         symmetric: bool,
+        /// Positions next to the far edges of a bounded board that play
+        /// differently, as (r, c, value): the pattern holds on the rest.
+        exceptions: Vec<[u64; 3]>,
     },
     /// No form fits every value tabulated.
     None,
@@ -153,6 +157,7 @@ impl Kind {
             offset,
             period,
             table,
+            exceptions,
             ..
         } = self
         else {
@@ -160,6 +165,9 @@ impl Kind {
         };
         if r < origin[0] || c < origin[1] {
             return None;
+        }
+        if let Some([_, _, v]) = exceptions.iter().find(|[er, ec, _]| (*er, *ec) == (r, c)) {
+            return Some(*v);
         }
         let reduce = |x: u64, i: usize| {
             if x < offset[i] {
@@ -216,9 +224,10 @@ impl Pattern {
                 period,
                 table,
                 symmetric,
+                exceptions,
             } => json!({
                 "origin": origin, "offset": offset, "period": period, "block": table,
-                "symmetric": symmetric,
+                "symmetric": symmetric, "exceptions": exceptions,
             }),
             Kind::None => json!({}),
         };
@@ -301,6 +310,7 @@ impl Pattern {
                 period,
                 table,
                 symmetric,
+                exceptions,
             } => {
                 lines.push(format!(
                     "{title}: periodic-2d, rows repeat every {} from row {}, columns every {} from column {}{}",
@@ -311,8 +321,18 @@ impl Pattern {
                     if *symmetric { "; the table is symmetric" } else { "" }
                 ));
                 lines.push(self.method.clone());
+                if !exceptions.is_empty() {
+                    let listed: Vec<String> = exceptions
+                        .iter()
+                        .map(|[r, c, v]| format!("{r},{c} ({})", show(&[*v])))
+                        .collect();
+                    lines.push(format!(
+                        "except next to the board's far edge: {}",
+                        listed.join(", ")
+                    ));
+                }
                 lines.push(format!(
-                    "rows {} to {} and columns {} to {}, which every position reduces to:",
+                    "rows {} to {} and columns {} to {}, which every other position reduces to:",
                     origin[0],
                     origin[0] + table.len() as u64 - 1,
                     origin[1],
@@ -379,11 +399,18 @@ pub fn find(family: &mut dyn Family, max: u64, outcome: bool) -> Result<Pattern>
         ];
         let mut kind = find_2d(&rows);
         if let Kind::Periodic2d {
-            origin: o, offset, ..
+            origin: o,
+            offset,
+            exceptions,
+            ..
         } = &mut kind
         {
             *o = origin;
             *offset = [offset[0] + origin[0], offset[1] + origin[1]];
+            for [r, c, _] in exceptions.iter_mut() {
+                *r += origin[0];
+                *c += origin[1];
+            }
         }
         Ok(observed(game, outcome, kind, checked_to))
     }
@@ -567,8 +594,71 @@ fn find_runs(values: &[u64]) -> Option<Kind> {
     })
 }
 
-/// The 2-D form of `rows` (a rectangle), or [`Kind::None`].
+/// The 2-D form of `rows` (a rectangle), or [`Kind::None`]. When the whole
+/// table has none, the table without its last one or two rows and columns
+/// is tried: a bounded board's far edge can change the play next to it (a
+/// knight on the last row has fewer moves), and the positions there that
+/// differ from the pattern are listed as exceptions.
 pub fn find_2d(rows: &[Vec<u64>]) -> Kind {
+    let exact = find_2d_exact(rows);
+    if exact != Kind::None {
+        return exact;
+    }
+    let (height, width) = (rows.len(), rows[0].len());
+    for edge in 1..=2 {
+        if height <= edge + 3 || width <= edge + 3 {
+            break;
+        }
+        let inner: Vec<Vec<u64>> = rows[..height - edge]
+            .iter()
+            .map(|r| r[..width - edge].to_vec())
+            .collect();
+        let Kind::Periodic2d {
+            origin,
+            offset,
+            period,
+            table,
+            ..
+        } = find_2d_exact(&inner)
+        else {
+            continue;
+        };
+        let mut kind = Kind::Periodic2d {
+            origin,
+            offset,
+            period,
+            table,
+            symmetric: false,
+            exceptions: Vec::new(),
+        };
+        let mut exceptions = Vec::new();
+        for (r, row) in rows.iter().enumerate() {
+            for (c, v) in row.iter().enumerate() {
+                if kind.value_2d(r as u64, c as u64) != Some(*v) {
+                    exceptions.push([r as u64, c as u64, *v]);
+                }
+            }
+        }
+        // The exceptions are a listing, not a pattern: at most a few.
+        if exceptions.len() > (height + width) / 2 {
+            continue;
+        }
+        if let Kind::Periodic2d {
+            exceptions: e,
+            symmetric,
+            ..
+        } = &mut kind
+        {
+            *e = exceptions;
+            *symmetric = height == width
+                && (0..height).all(|r| (0..width).all(|c| rows[r][c] == rows[c][r]));
+        }
+        return kind;
+    }
+    Kind::None
+}
+
+fn find_2d_exact(rows: &[Vec<u64>]) -> Kind {
     let (height, width) = (rows.len(), rows[0].len());
     let column = |c: usize| rows.iter().map(|r| r[c]).collect::<Vec<_>>();
     let columns: Vec<Vec<u64>> = (0..width).map(column).collect();
@@ -586,16 +676,17 @@ pub fn find_2d(rows: &[Vec<u64>]) -> Kind {
             .map(|r| r[..c0 + pc].to_vec())
             .collect(),
         symmetric,
+        exceptions: Vec::new(),
     }
 }
 
 /// The (offset, period) with line i + p equal to line i from the offset on,
-/// seen at least twice, that needs the fewest lines (offset + period):
+/// seen at least one and a half times, that needs the fewest lines (offset + period):
 /// lines are rows (or columns) as a whole.
 fn periodic_lines(lines: &[Vec<u64>]) -> Option<(usize, usize)> {
     let n = lines.len();
     let mut best: Option<(usize, usize)> = None;
-    for p in 1..=n / 2 {
+    for p in 1..=2 * n / 3 {
         if best.is_some_and(|(e, q)| e + q <= p) {
             break;
         }
@@ -603,7 +694,7 @@ fn periodic_lines(lines: &[Vec<u64>]) -> Option<(usize, usize)> {
         while e > 0 && lines[e - 1 + p] == lines[e - 1] {
             e -= 1;
         }
-        if n - e >= 2 * p && best.is_none_or(|(b, q)| e + p < b + q) {
+        if 2 * (n - e) >= 3 * p && best.is_none_or(|(b, q)| e + p < b + q) {
             best = Some((e, p));
         }
     }
@@ -757,11 +848,11 @@ pub fn code(pattern: &Pattern, language: Language) -> Result<String> {
         let _ = writeln!(out, "{note} {line}");
     };
     comment(format!(
-        "{} of {}: {}, written by `grundy pattern{}`.",
+        "{} {}: {}, written by `grundy pattern{}`.",
         if pattern.outcome {
-            "Who wins"
+            "Who wins in"
         } else {
-            "Grundy values"
+            "Grundy values of"
         },
         pattern.game,
         pattern.kind.name(),
@@ -977,13 +1068,58 @@ pub fn code(pattern: &Pattern, language: Language) -> Result<String> {
             offset,
             period,
             table,
+            exceptions,
             ..
         } => {
             let ([r0, c0], [pr, pc], [or, oc]) = (*offset, *period, *origin);
+            if !exceptions.is_empty() {
+                comment(format!(
+                    "Except {} next to this board's far edge, which {} differently: listed first.",
+                    if exceptions.len() == 1 {
+                        "1 position".to_string()
+                    } else {
+                        format!("{} positions", exceptions.len())
+                    },
+                    if exceptions.len() == 1 {
+                        "plays"
+                    } else {
+                        "play"
+                    }
+                ));
+            }
+            // The exceptions, as the first lines of the function.
+            let listed: String = exceptions
+                .iter()
+                .map(|[r, c, v]| {
+                    let v = match (pattern.outcome, py) {
+                        (false, _) => v.to_string(),
+                        (true, true) => if *v != 0 { "True" } else { "False" }.to_string(),
+                        (true, false) => (*v != 0).to_string(),
+                    };
+                    if py {
+                        format!("    if (r, c) == ({r}, {c}):\n        return {v}\n")
+                    } else if cpp {
+                        format!("    if (r == {r} && c == {c}) return {v};\n")
+                    } else {
+                        format!("    if r == {r} && c == {c} {{\n        return {v};\n    }}\n")
+                    }
+                })
+                .collect();
             let (rows, cols) = (table.len(), table[0].len());
             comment(format!(
                 "G(r, c) = G(r + {pr}, c) for r >= {r0}, and G(r, c) = G(r, c + {pc}) for c >= {c0}: every position reduces into the table of rows {or}.. and columns {oc}.. (r >= {or}, c >= {oc})."
             ));
+            // Reduces x into the table: x = x0 + (x - x0) mod p beyond x0.
+            let reduce = |x: &str, x0: u64, p: u64| -> String {
+                match (x0, py, cpp) {
+                    (0, true, _) => format!("    {x} %= {p}\n"),
+                    (0, _, true) => format!("    {x} %= {p};\n"),
+                    (0, _, _) => format!("    let {x} = {x} % {p};\n"),
+                    (_, true, _) => format!("    if {x} >= {x0}:\n        {x} = {x0} + ({x} - {x0}) % {p}\n"),
+                    (_, _, true) => format!("    if ({x} >= {x0}) {x} = {x0} + ({x} - {x0}) % {p};\n"),
+                    _ => format!("    let {x} = if {x} >= {x0} {{ {x0} + ({x} - {x0}) % {p} }} else {{ {x} }};\n"),
+                }
+            };
             let rows_of = |open: &str, close: &str| {
                 table
                     .iter()
@@ -994,13 +1130,14 @@ pub fn code(pattern: &Pattern, language: Language) -> Result<String> {
             if cpp {
                 let ty = if pattern.outcome { "bool" } else { "int" };
                 let _ = writeln!(out, "{ty} {name}(long long r, long long c) {{");
+                out.push_str(&listed);
                 let _ = writeln!(
                     out,
                     "    static const int table[{rows}][{cols}] = {{\n{}\n    }};",
                     rows_of("{", "}")
                 );
-                let _ = writeln!(out, "    if (r >= {r0}) r = {r0} + (r - {r0}) % {pr};");
-                let _ = writeln!(out, "    if (c >= {c0}) c = {c0} + (c - {c0}) % {pc};");
+                out.push_str(&reduce("r", r0, pr));
+                out.push_str(&reduce("c", c0, pc));
                 let _ = writeln!(
                     out,
                     "    return {};\n}}",
@@ -1008,15 +1145,10 @@ pub fn code(pattern: &Pattern, language: Language) -> Result<String> {
                 );
             } else if py {
                 let _ = writeln!(out, "def {name}(r, c):");
+                out.push_str(&listed);
                 let _ = writeln!(out, "    table = (\n{}\n    )", rows_of("(", ")"));
-                let _ = writeln!(
-                    out,
-                    "    if r >= {r0}:\n        r = {r0} + (r - {r0}) % {pr}"
-                );
-                let _ = writeln!(
-                    out,
-                    "    if c >= {c0}:\n        c = {c0} + (c - {c0}) % {pc}"
-                );
+                out.push_str(&reduce("r", r0, pr));
+                out.push_str(&reduce("c", c0, pc));
                 let _ = writeln!(
                     out,
                     "    return {}",
@@ -1025,19 +1157,14 @@ pub fn code(pattern: &Pattern, language: Language) -> Result<String> {
             } else {
                 let ty = if pattern.outcome { "bool" } else { "u32" };
                 let _ = writeln!(out, "fn {name}(r: u64, c: u64) -> {ty} {{");
+                out.push_str(&listed);
                 let _ = writeln!(
                     out,
                     "    const TABLE: [[u32; {cols}]; {rows}] = [\n{}\n    ];",
                     rows_of("[", "]")
                 );
-                let _ = writeln!(
-                    out,
-                    "    let r = if r >= {r0} {{ {r0} + (r - {r0}) % {pr} }} else {{ r }};"
-                );
-                let _ = writeln!(
-                    out,
-                    "    let c = if c >= {c0} {{ {c0} + (c - {c0}) % {pc} }} else {{ c }};"
-                );
+                out.push_str(&reduce("r", r0, pr));
+                out.push_str(&reduce("c", c0, pc));
                 let _ = writeln!(
                     out,
                     "    {}\n}}",
@@ -1047,4 +1174,26 @@ pub fn code(pattern: &Pattern, language: Language) -> Result<String> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod edge_tests {
+    use super::*;
+
+    #[test]
+    fn a_bounded_board_keeps_its_pattern_with_its_far_corner_listed() {
+        let mut family = crate::spec::parse_game("knight:8", Default::default()).unwrap();
+        let pattern = find(family.as_mut(), 0, true).unwrap();
+        let Kind::Periodic2d {
+            offset,
+            period,
+            exceptions,
+            ..
+        } = &pattern.kind
+        else {
+            panic!("{pattern:?}")
+        };
+        assert_eq!((*offset, *period), ([0, 0], [4, 4]));
+        assert_eq!(exceptions, &vec![[7, 7, 0]]);
+    }
 }

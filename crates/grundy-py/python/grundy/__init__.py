@@ -40,9 +40,11 @@ __all__ = [
     "Move",
     "Value",
     "Period",
+    "Pattern",
     "value",
     "seq",
     "period",
+    "pattern",
     "table",
     "games",
     "nim_add",
@@ -289,6 +291,78 @@ class Period:
 
     def to_json(self, **kwargs: Any) -> str:
         return json.dumps(self.to_dict(), **kwargs)
+
+
+class Pattern:
+    """What :func:`pattern` finds (``grundy pattern``): ``kind`` is
+    ``"periodic"``, ``"arithmetic-periodic"``, ``"runs"``, ``"periodic-2d"``
+    or ``"none"``; ``proven`` says whether a theorem proves it (``method``
+    says how it is known); the other fields are those of ``grundy pattern
+    --json``, as attributes and in :meth:`to_dict`. :meth:`code` gives the
+    O(1) function a contestant pastes."""
+
+    def __init__(self, data: Dict[str, Any], codes: Dict[str, Optional[str]]):
+        self._data = data
+        self._codes = codes
+        for key, value in data.items():
+            setattr(self, key, value)
+
+    def code(self, language: str = "python") -> str:
+        """The function in ``"cpp"``, ``"python"`` or ``"rust"``; a
+        ``ValueError`` when no pattern was found."""
+        if language not in self._codes:
+            raise ValueError(f"language {language!r}: the languages are cpp, python and rust")
+        text = self._codes[language]
+        if text is None:
+            raise ValueError(f"{self._data['game']}: {self._data['method']}, so there is no code to write")
+        return text
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The same object as ``grundy pattern --json``."""
+        return dict(self._data)
+
+    def to_json(self, **kwargs: Any) -> str:
+        return json.dumps(self._data, **kwargs)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(
+            f"{k}={self._data[k]!r}"
+            for k in ("game", "kind", "proven", "preperiod", "period", "saltus", "offset")
+            if k in self._data
+        )
+        return f"Pattern({fields})"
+
+    def _repr_html_(self) -> str:
+        import html
+
+        rows = "".join(
+            f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>"
+            for k, v in self._data.items()
+            if k not in ("prefix", "block")
+        )
+        code = html.escape(self._codes["python"] or "")
+        return f"<table>{rows}</table>" + (f"<pre>{code}</pre>" if code else "")
+
+
+def pattern(
+    game: str,
+    max: int = 4095,
+    *,
+    outcome: bool = False,
+    max_states: int = DEFAULT_MAX_STATES,
+    progress: bool = False,
+) -> Pattern:
+    """The simplest pattern of a game's values, or of who wins with
+    ``outcome=True`` (``grundy pattern``): heaps 0 to ``max`` for heap games,
+    the table for board games. ``.code("cpp")`` is the O(1) function."""
+    _spec_only(game, "pattern", "a Game's sequence is grundy.seq(game, n)")
+    update, bar = _progress_bar(progress, game)
+    try:
+        data, cpp, python, rust = _grundy.pattern(game, int(max), bool(outcome), max_states, update)
+    finally:
+        if bar is not None:
+            bar.close()
+    return Pattern(json.loads(data), {"cpp": cpp, "python": python, "rust": rust})
 
 
 GameLike = Union[str, Game]
