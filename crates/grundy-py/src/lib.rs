@@ -295,6 +295,10 @@ fn period(
     Ok(dict.into_any().unbind())
 }
 
+/// A pattern's `--json` object as text, and its code in C++, Python and Rust
+/// (`None` when there is no pattern to write).
+type PatternAnswer = (String, Option<String>, Option<String>, Option<String>);
+
 /// `grundy.pattern`: the pattern's `--json` object as text, and its code in
 /// each language (`None` when there is no pattern to write).
 #[pyfunction]
@@ -306,7 +310,7 @@ fn pattern(
     outcome: bool,
     max_states: usize,
     progress: Option<&Bound<'_, PyAny>>,
-) -> PyResult<(String, Option<String>, Option<String>, Option<String>)> {
+) -> PyResult<PatternAnswer> {
     use grundy::pattern::{code, find, Language};
     let spec = game.to_string();
     let found = run_worker(py, progress, move |counters, interrupted| {
