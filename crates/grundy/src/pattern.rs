@@ -898,6 +898,12 @@ pub fn code(pattern: &Pattern, language: Language) -> Result<String> {
                 _ => format!("G(n) = block[(n - {e}) mod {p}] + {s} ((n - {e}) div {p}) for n >= {e}; below {e}, the prefix."),
             });
             let big = s > 0;
+            // The heap counted from the preperiod.
+            let k = if e == 0 {
+                "n".to_string()
+            } else {
+                format!("(n - {e})")
+            };
             if cpp {
                 if big && s > 9 * p {
                     comment("Values beyond 9.2e18 do not fit in long long: heaps up to 10^18 only when saltus <= 9 * period.".into());
@@ -924,9 +930,9 @@ pub fn code(pattern: &Pattern, language: Language) -> Result<String> {
                     list(block)
                 );
                 let value = if big {
-                    format!("block[(n - {e}) % {p}] + {s}LL * ((n - {e}) / {p})")
+                    format!("block[{k} % {p}] + {s}LL * ({k} / {p})")
                 } else {
-                    format!("block[(n - {e}) % {p}]")
+                    format!("block[{k} % {p}]")
                 };
                 let _ = writeln!(out, "    return {};\n}}", wrap(&value));
             } else if py {
@@ -937,9 +943,9 @@ pub fn code(pattern: &Pattern, language: Language) -> Result<String> {
                 }
                 let _ = writeln!(out, "    block = ({},)", list(block));
                 let value = if big {
-                    format!("block[(n - {e}) % {p}] + {s} * ((n - {e}) // {p})")
+                    format!("block[{k} % {p}] + {s} * ({k} // {p})")
                 } else {
-                    format!("block[(n - {e}) % {p}]")
+                    format!("block[{k} % {p}]")
                 };
                 let _ = writeln!(out, "    return {}", wrap(&value));
             } else {
@@ -966,9 +972,9 @@ pub fn code(pattern: &Pattern, language: Language) -> Result<String> {
                 }
                 let _ = writeln!(out, "    const BLOCK: [u32; {p}] = [{}];", list(block));
                 let value = if big {
-                    format!("BLOCK[((n - {e}) % {p}) as usize] as u64 + {s} * ((n - {e}) / {p})")
+                    format!("BLOCK[({k} % {p}) as usize] as u64 + {s} * ({k} / {p})")
                 } else {
-                    format!("BLOCK[((n - {e}) % {p}) as usize]")
+                    format!("BLOCK[({k} % {p}) as usize]")
                 };
                 let _ = writeln!(out, "    {}\n}}", wrap(&value));
             }
