@@ -8,6 +8,37 @@ use common::{fails, json, stdout};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+/// A script of two-number positions with a known answer: a token on a grid
+/// moves 1 or 2 squares left or down, a sum of two `sub:1,2` heaps, so
+/// G(r, c) = (r mod 3) xor (c mod 3).
+fn grid_script() -> String {
+    let path = scratch("grid.rhai");
+    std::fs::write(
+        &path,
+        r#"
+fn moves(p) {
+    let out = [];
+    for d in [1, 2] {
+        if p[0] >= d { out.push([p[0] - d, p[1]]); }
+        if p[1] >= d { out.push([p[0], p[1] - d]); }
+    }
+    out
+}
+fn table() {
+    let rows = [];
+    for r in 0..12 {
+        let row = [];
+        for c in 0..12 { row.push([r, c]); }
+        rows.push(row);
+    }
+    rows
+}
+"#,
+    )
+    .unwrap();
+    format!("script:{}", path.display())
+}
+
 /// The Codeforces 768E script of the examples folder.
 fn stones_script() -> String {
     format!(
@@ -64,6 +95,29 @@ fn the_sources_games() {
     assert_eq!(knight["kind"], "periodic-2d", "{knight}");
     assert_eq!(knight["period"], serde_json::json!([4, 4]));
     assert_eq!(knight["exceptions"], serde_json::json!([[7, 7, 0]]));
+    // HackerRank's chessboard game, a script with squares from 1,1: the
+    // knight's pattern, in the script's own coordinates.
+    let chessboard = format!(
+        "script:{}/../../examples/chessboard.rhai",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let board = json(&["pattern", &chessboard, "--outcome", "--json"]);
+    assert_eq!(board["kind"], "periodic-2d", "{board}");
+    assert_eq!(
+        (board["origin"].clone(), board["period"].clone()),
+        (serde_json::json!([1, 1]), serde_json::json!([4, 4]))
+    );
+    // A script of two-number positions: (r mod 3) xor (c mod 3).
+    let grid = json(&["pattern", &grid_script(), "--json"]);
+    assert_eq!(grid["kind"], "periodic-2d", "{grid}");
+    assert_eq!(
+        (grid["offset"].clone(), grid["period"].clone()),
+        (serde_json::json!([0, 0]), serde_json::json!([3, 3]))
+    );
+    assert_eq!(
+        grid["block"],
+        serde_json::json!([[0, 1, 2], [1, 0, 3], [2, 3, 0]])
+    );
     // Dawson's Kayles: proven by the Guy-Smith theorem, with its prefix.
     let dawson = json(&["pattern", "0.07", "--json"]);
     assert_eq!(
@@ -209,6 +263,7 @@ fn answers(
 #[test]
 fn emitted_code_of_every_kind_and_language_answers_as_grundy_does() {
     let stones = stones_script();
+    let grid = grid_script();
     // (game, extra arguments, two-number positions, proven)
     let cases: &[(&str, &[&str], bool, bool)] = &[
         ("sub:1,3,4", &[], false, true),
@@ -217,6 +272,7 @@ fn emitted_code_of_every_kind_and_language_answers_as_grundy_does() {
         (stones.as_str(), &["--max", "40"], false, false),
         ("choco:16x16", &[], true, false),
         ("knight:8", &[], true, false),
+        (grid.as_str(), &[], true, false),
     ];
     for (i, (game, extra, two, proven)) in cases.iter().enumerate() {
         for outcome in [false, true] {

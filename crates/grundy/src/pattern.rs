@@ -355,7 +355,14 @@ impl Pattern {
 /// heap games, the family's table for board games.
 pub fn find(family: &mut dyn Family, max: u64, outcome: bool) -> Result<Pattern> {
     let game = family.spec();
-    if family.is_heap_game() {
+    // A table, where the family has one (boards, and scripts that define
+    // `fn table()` even when their positions could be heaps); else heaps.
+    let table = match family.table() {
+        Ok(table) => Some(table),
+        Err(_) if family.is_heap_game() => None,
+        Err(e) => return Err(e),
+    };
+    if table.is_none() {
         // A period a theorem proves comes first.
         if let Ok(report) = family.period(max + 1) {
             if report.proven {
@@ -373,7 +380,7 @@ pub fn find(family: &mut dyn Family, max: u64, outcome: bool) -> Result<Pattern>
         let kind = find_1d(&values);
         Ok(observed(game, outcome, kind, vec![max]))
     } else {
-        let table = family.table()?;
+        let table = table.expect("a table");
         let mut rows = Vec::with_capacity(table.len());
         for row in &table {
             let row: Option<Vec<u64>> = row.iter().map(|v| v.as_u64()).collect();

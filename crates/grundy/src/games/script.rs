@@ -548,6 +548,37 @@ impl crate::family::Family for ScriptFamily {
             Err(_) => position.to_string(),
         }
     }
+    /// The first square of the table when the table lists squares `[r, c]`
+    /// row by row, consecutively (as `[1, 1], [1, 2], ...`); else the
+    /// table's own indices, from 0.
+    fn table_origin(&self) -> [u64; 2] {
+        let Ok(Some(rows)) = self.inner.game().table_positions() else {
+            return [0, 0];
+        };
+        let square = |p: &ScriptPosition| match p {
+            ScriptPosition::List(pair) => match pair.as_slice() {
+                [ScriptPosition::Int(r), ScriptPosition::Int(c)] if *r >= 0 && *c >= 0 => {
+                    Some([*r as u64, *c as u64])
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(first) = rows.first().and_then(|r| r.first()).and_then(square) else {
+            return [0, 0];
+        };
+        let consecutive = rows.iter().enumerate().all(|(i, row)| {
+            row.iter()
+                .enumerate()
+                .all(|(j, p)| square(p) == Some([first[0] + i as u64, first[1] + j as u64]))
+        });
+        if consecutive {
+            first
+        } else {
+            [0, 0]
+        }
+    }
+
     fn table(&mut self) -> Result<Vec<Vec<crate::nimber::Value>>> {
         let Some(rows) = self.inner.game().table_positions()? else {
             return Err(Error::invalid(format!(
