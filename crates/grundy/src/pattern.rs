@@ -362,7 +362,7 @@ pub fn find(family: &mut dyn Family, max: u64, outcome: bool) -> Result<Pattern>
         Err(_) if family.is_heap_game() => None,
         Err(e) => return Err(e),
     };
-    if table.is_none() {
+    let Some(table) = table else {
         // A period a theorem proves comes first.
         if let Ok(report) = family.period(max + 1) {
             if report.proven {
@@ -378,9 +378,9 @@ pub fn find(family: &mut dyn Family, max: u64, outcome: bool) -> Result<Pattern>
         })?;
         let values = if outcome { outcomes(&values) } else { values };
         let kind = find_1d(&values);
-        Ok(observed(game, outcome, kind, vec![max]))
-    } else {
-        let table = table.expect("a table");
+        return Ok(observed(game, outcome, kind, vec![max]));
+    };
+    {
         let mut rows = Vec::with_capacity(table.len());
         for row in &table {
             let row: Option<Vec<u64>> = row.iter().map(|v| v.as_u64()).collect();
