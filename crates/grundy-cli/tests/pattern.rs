@@ -69,6 +69,8 @@ fn the_sources_games() {
     let divide = json(&["pattern", "div:2,3,6", "--json"]);
     assert_eq!(divide["kind"], "none");
     assert_eq!(divide["proven"], false);
+    let divide_wins = json(&["pattern", "div:2,3,6", "--outcome", "--json"]);
+    assert_eq!(divide_wins["kind"], "none", "{divide_wins}");
     assert!(divide["method"]
         .as_str()
         .unwrap()
@@ -95,6 +97,19 @@ fn the_sources_games() {
     assert_eq!(knight["kind"], "periodic-2d", "{knight}");
     assert_eq!(knight["period"], serde_json::json!([4, 4]));
     assert_eq!(knight["exceptions"], serde_json::json!([[7, 7, 0]]));
+    // Its values have no pattern: who wins is shown instead, and said so.
+    let values = json(&["pattern", "knight:8", "--json"]);
+    assert_eq!(
+        (values["outcome"].as_bool(), values["kind"].as_str()),
+        (Some(true), Some("periodic-2d"))
+    );
+    assert!(
+        values["method"]
+            .as_str()
+            .unwrap()
+            .starts_with("the values have none"),
+        "{values}"
+    );
     // HackerRank's chessboard game, a script with squares from 1,1: the
     // knight's pattern, in the script's own coordinates.
     let chessboard = format!(
@@ -285,6 +300,8 @@ fn emitted_code_of_every_kind_and_language_answers_as_grundy_does() {
             if found["kind"] == "none" {
                 continue;
             }
+            // A board whose values have no pattern answers with who wins.
+            let outcome = found["outcome"].as_bool().unwrap();
             // Every tabulated position, from seq and table.
             let (input, expected): (String, Vec<u64>) = if *two {
                 let table = json(&["table", game, "--json"]);

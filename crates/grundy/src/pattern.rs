@@ -5,7 +5,9 @@
 //! table of a board game) and the simplest description that fits every
 //! value tabulated is looked for, among a small set of forms:
 //!
-//! - **periodic** (1-D): G(n + p) = G(n) + s for n >= e, with `s = 0`
+//! - **periodic** (1-D): G(n + p) = G(n) + s for n >= e (over at least the
+//!   last three quarters of the table, so that the long runs of divide
+//!   games are not taken for a period), with `s = 0`
 //!   preferred (then the smallest `p`, then the smallest `e`); `s > 0` is
 //!   *arithmetic-periodic*. `n mod k` patterns are the case `e = 0`;
 //! - **runs** (1-D): the values go 0, 1, 2, ... (each one more than the
@@ -353,7 +355,28 @@ impl Pattern {
 
 /// Finds the pattern of `family`'s values (or outcomes): heaps `0..=max` for
 /// heap games, the family's table for board games.
+///
+/// When a board's values have no pattern but who wins has one (the
+/// knight's values are not doubly periodic, its P-positions are), that
+/// pattern is returned, with `outcome` set and the method saying so.
 pub fn find(family: &mut dyn Family, max: u64, outcome: bool) -> Result<Pattern> {
+    let found = find_of(family, max, outcome)?;
+    let board = found.checked_to.len() == 2;
+    if outcome || !board || found.kind != Kind::None {
+        return Ok(found);
+    }
+    let mut wins = find_of(family, max, true)?;
+    if wins.kind == Kind::None {
+        return Ok(found);
+    }
+    wins.method = format!(
+        "the values have none ({}); who wins does, {}",
+        found.method, wins.method
+    );
+    Ok(wins)
+}
+
+fn find_of(family: &mut dyn Family, max: u64, outcome: bool) -> Result<Pattern> {
     let game = family.spec();
     // A table, where the family has one (boards, and scripts that define
     // `fn table()` even when their positions could be heaps); else heaps.
@@ -541,7 +564,8 @@ pub fn find_1d(values: &[u64]) -> Kind {
             while e > 0 && values[e - 1 + p] == values[e - 1] + saltus {
                 e -= 1;
             }
-            if n - e >= 3 * p && 2 * (n - e) >= n && best.is_none_or(|(b, q, _)| e + p < b + q) {
+            if n - e >= 3 * p && 4 * (n - e) >= 3 * n && best.is_none_or(|(b, q, _)| e + p < b + q)
+            {
                 best = Some((e, p, saltus));
             }
         }
