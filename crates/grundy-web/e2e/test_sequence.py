@@ -81,6 +81,8 @@ def test_the_pattern_panel_gives_code_to_copy(page, shot):
 def test_boards_show_the_knights_pattern_and_its_corner(page, shot):
     page.goto(page.base + "#/boards")
     knight = page.get_by_test_id("knight-board")
+    # The values have no pattern: who wins is shown, and said so.
+    expect(knight.get_by_test_id("pattern-fallback")).to_be_visible()
     knight.get_by_test_id("pattern-outcome").check()
     expect(knight.get_by_test_id("pattern-facts")).to_contain_text("rows repeat every 4 from row 0")
     expect(knight.get_by_test_id("pattern-exceptions")).to_contain_text("7,7 (P)")

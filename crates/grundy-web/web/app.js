@@ -521,6 +521,9 @@ export function patternPanel(game, max) {
       el('p', { class: 'pattern-facts', testid: 'pattern-facts' }, el('strong', { text: facts + ' ' }),
         a.kind === 'none' ? null : el('span', { class: 'badge ' + (a.proven ? 'proven' : 'observed'),
           text: a.proven ? t('seq.proven') : t('seq.observed') })),
+      a.outcome && !outcome
+        ? el('p', { class: 'small', testid: 'pattern-fallback', text: t('pattern.fallback') })
+        : null,
       a.exceptions && a.exceptions.length
         ? el('p', { class: 'small', testid: 'pattern-exceptions', text: t('pattern.exceptions', {
           list: a.exceptions.map(([r, c, v]) => `${r},${c} (${a.outcome ? (v ? 'N' : 'P') : v})`).join(', ') }) })

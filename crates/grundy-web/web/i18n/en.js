@@ -134,6 +134,7 @@ export default {
   'pattern.runs': 'Runs: from heap {start}, the value is {first} + k on the k-th run of heaps, of length {length} + {step}k.',
   'pattern.periodic2d': 'Doubly periodic: rows repeat every {pr} from row {r0}, columns every {pc} from column {c0}.',
   'pattern.none': 'No pattern fits the values tabulated.',
+  'pattern.fallback': 'The values have no pattern; this is the pattern of who wins (P: the player to move loses).',
   'pattern.exceptions': 'Except next to the board’s far edge: {list}.',
   'pattern.outcome': 'who wins (P/N) instead of values',
   'pattern.language': 'Language of the code',

@@ -175,6 +175,7 @@ export default {
   'pattern.runs': '分段：从第 {start} 堆起，第 k 段的值为 {first} + k，段长为 {length} + {step}k。',
   'pattern.periodic2d': '双周期：从第 {r0} 行起每 {pr} 行重复，从第 {c0} 列起每 {pc} 列重复。',
   'pattern.none': '已计算的值中没有找到规律。',
+  'pattern.fallback': '值没有规律；这是胜负（P：轮到走的一方输）的规律。',
   'pattern.exceptions': '靠近棋盘远端边缘的例外：{list}。',
   'pattern.outcome': '看胜负（P/N）而不是值',
   'pattern.language': '代码语言',
