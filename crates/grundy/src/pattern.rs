@@ -403,47 +403,45 @@ fn find_of(family: &mut dyn Family, max: u64, outcome: bool) -> Result<Pattern> 
         let kind = find_1d(&values);
         return Ok(observed(game, outcome, kind, vec![max]));
     };
-    {
-        let mut rows = Vec::with_capacity(table.len());
-        for row in &table {
-            let row: Option<Vec<u64>> = row.iter().map(|v| v.as_u64()).collect();
-            rows.push(row.ok_or_else(|| {
-                Error::invalid(format!(
-                    "{game}: some positions have no nimber (draws or immediate wins), so there is no table of values to find a pattern in"
-                ))
-            })?);
-        }
-        if outcome {
-            rows = rows.iter().map(|r| outcomes(r)).collect();
-        }
-        let columns = rows.first().map_or(0, Vec::len);
-        if rows.is_empty() || columns == 0 || rows.iter().any(|r| r.len() != columns) {
-            return Err(Error::invalid(format!(
-                "{game}: the table is not a rectangle of values"
-            )));
-        }
-        let origin = family.table_origin();
-        let checked_to = vec![
-            origin[0] + rows.len() as u64 - 1,
-            origin[1] + columns as u64 - 1,
-        ];
-        let mut kind = find_2d(&rows);
-        if let Kind::Periodic2d {
-            origin: o,
-            offset,
-            exceptions,
-            ..
-        } = &mut kind
-        {
-            *o = origin;
-            *offset = [offset[0] + origin[0], offset[1] + origin[1]];
-            for [r, c, _] in exceptions.iter_mut() {
-                *r += origin[0];
-                *c += origin[1];
-            }
-        }
-        Ok(observed(game, outcome, kind, checked_to))
+    let mut rows = Vec::with_capacity(table.len());
+    for row in &table {
+        let row: Option<Vec<u64>> = row.iter().map(|v| v.as_u64()).collect();
+        rows.push(row.ok_or_else(|| {
+            Error::invalid(format!(
+                "{game}: some positions have no nimber (draws or immediate wins), so there is no table of values to find a pattern in"
+            ))
+        })?);
     }
+    if outcome {
+        rows = rows.iter().map(|r| outcomes(r)).collect();
+    }
+    let columns = rows.first().map_or(0, Vec::len);
+    if rows.is_empty() || columns == 0 || rows.iter().any(|r| r.len() != columns) {
+        return Err(Error::invalid(format!(
+            "{game}: the table is not a rectangle of values"
+        )));
+    }
+    let origin = family.table_origin();
+    let checked_to = vec![
+        origin[0] + rows.len() as u64 - 1,
+        origin[1] + columns as u64 - 1,
+    ];
+    let mut kind = find_2d(&rows);
+    if let Kind::Periodic2d {
+        origin: o,
+        offset,
+        exceptions,
+        ..
+    } = &mut kind
+    {
+        *o = origin;
+        *offset = [offset[0] + origin[0], offset[1] + origin[1]];
+        for [r, c, _] in exceptions.iter_mut() {
+            *r += origin[0];
+            *c += origin[1];
+        }
+    }
+    Ok(observed(game, outcome, kind, checked_to))
 }
 
 fn outcomes(values: &[u64]) -> Vec<u64> {
@@ -544,36 +542,22 @@ pub fn find_1d(values: &[u64]) -> Kind {
     let n = values.len();
     // Periodic first, then arithmetic-periodic: for each, the (preperiod,
     // period) seen three times that needs the fewest values, e + p.
+    let last = n.saturating_sub(1);
     for arithmetic in [false, true] {
-        let mut best: Option<(usize, usize, u64)> = None;
-        for p in 1..=n / 3 {
-            if best.is_some_and(|(e, q, _)| e + q <= p) {
-                break;
-            }
-            let last = n - 1;
-            let saltus = if arithmetic {
-                match values[last].checked_sub(values[last - p]) {
-                    Some(s) if s > 0 => s,
-                    _ => continue,
-                }
-            } else {
-                0
-            };
-            // The smallest e with G(m + p) = G(m) + s for every m >= e.
-            let mut e = n - p;
-            while e > 0 && values[e - 1 + p] == values[e - 1] + saltus {
-                e -= 1;
-            }
-            if n - e >= 3 * p && 4 * (n - e) >= 3 * n && best.is_none_or(|(b, q, _)| e + p < b + q)
-            {
-                best = Some((e, p, saltus));
-            }
-        }
-        if let Some((e, p, saltus)) = best {
+        // What a period of p adds, read off the table's end (none: no fit).
+        let saltus = |p: usize| match values[last].checked_sub(values[last - p]) {
+            Some(s) if arithmetic && s > 0 => Some(s),
+            _ if arithmetic => None,
+            _ => Some(0),
+        };
+        let repeats =
+            |m: usize, p: usize| saltus(p).is_some_and(|s| values[m + p] == values[m] + s);
+        let enough = |e: usize, p: usize| n - e >= 3 * p && 4 * (n - e) >= 3 * n;
+        if let Some((e, p)) = least_period(n, n / 3, repeats, enough) {
             return Kind::Periodic {
                 preperiod: e as u64,
                 period: p as u64,
-                saltus,
+                saltus: saltus(p).expect("a fitting saltus"),
                 prefix: values[..e].to_vec(),
                 block: values[e..e + p].to_vec(),
             };
@@ -712,20 +696,33 @@ fn find_2d_exact(rows: &[Vec<u64>]) -> Kind {
 }
 
 /// The (offset, period) with line i + p equal to line i from the offset on,
-/// seen at least one and a half times, that needs the fewest lines (offset + period):
-/// lines are rows (or columns) as a whole.
+/// seen at least one and a half times, that needs the fewest lines (offset
+/// + period): lines are rows (or columns) as a whole.
 fn periodic_lines(lines: &[Vec<u64>]) -> Option<(usize, usize)> {
     let n = lines.len();
+    let repeats = |m: usize, p: usize| lines[m + p] == lines[m];
+    least_period(n, 2 * n / 3, repeats, |e, p| 2 * (n - e) >= 3 * p)
+}
+
+/// Among periods p up to `longest` of n items, the (e, p) with the fewest
+/// items e + p such that `repeats(m, p)` for every m from e on (m + p < n),
+/// e the smallest for its p, and that `enough` accepts.
+fn least_period(
+    n: usize,
+    longest: usize,
+    repeats: impl Fn(usize, usize) -> bool,
+    enough: impl Fn(usize, usize) -> bool,
+) -> Option<(usize, usize)> {
     let mut best: Option<(usize, usize)> = None;
-    for p in 1..=2 * n / 3 {
+    for p in 1..=longest {
         if best.is_some_and(|(e, q)| e + q <= p) {
             break;
         }
         let mut e = n - p;
-        while e > 0 && lines[e - 1 + p] == lines[e - 1] {
+        while e > 0 && repeats(e - 1, p) {
             e -= 1;
         }
-        if 2 * (n - e) >= 3 * p && best.is_none_or(|(b, q)| e + p < b + q) {
+        if enough(e, p) && best.is_none_or(|(b, q)| e + p < b + q) {
             best = Some((e, p));
         }
     }
