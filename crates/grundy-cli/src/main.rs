@@ -191,8 +191,10 @@ enum Command {
     /// Find the pattern of a game's values (or of who wins), prove it where a
     /// theorem allows, and write it as code.
     Pattern {
-        /// The game, e.g. `sub:1,3,4`, `knight:8` or `script:examples/stones.rhai`.
-        game: String,
+        /// The game, e.g. `sub:1,3,4`, `knight:8` or `script:examples/stones.rhai`,
+        /// or a sum of two heap games `sub:1,2 + sub:1,3` (positions r,c).
+        #[arg(required = true, num_args = 1..)]
+        game: Vec<String>,
         /// Tabulate heaps 0 to N (heap games; board games use their table).
         #[arg(long, value_name = "N", default_value_t = 4095)]
         max: u64,
@@ -560,13 +562,21 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             run,
             limits,
         } => {
-            use grundy::pattern::{code, find, Language};
+            use grundy::pattern::{code, find_game, Language};
             let language = emit.as_deref().map(str::parse::<Language>).transpose()?;
             let mut settings = limits.settings();
             settings.max_states = settings.max_states.max(max.saturating_add(1) as usize);
-            let mut family = spec::parse_game(&game, settings)?;
-            family.configure_long_run(long_run::long_run(&run, &family.spec()));
-            let pattern = find(family.as_mut(), max, outcome)?;
+            let game = game.join(" ");
+            let pattern = find_game(
+                &game,
+                &mut |part| {
+                    let mut family = spec::parse_game(part, settings)?;
+                    family.configure_long_run(long_run::long_run(&run, &family.spec()));
+                    Ok(family)
+                },
+                max,
+                outcome,
+            )?;
             let text = match language {
                 Some(language) => code(&pattern, language)?,
                 None if json => format!("{}\n", pattern.to_json()),

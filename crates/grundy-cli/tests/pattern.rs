@@ -39,6 +39,48 @@ fn table() {
     format!("script:{}", path.display())
 }
 
+/// A script of strips with a known answer and a period per row: on row 0
+/// any number may be taken (G = c), on row r >= 1 one to r (G = c mod
+/// (r + 1)); no one period fits every row.
+fn strip_script() -> String {
+    let path = scratch("strip.rhai");
+    std::fs::write(
+        &path,
+        r#"
+fn moves(p) {
+    let out = [];
+    let most = if p[0] == 0 { p[1] } else { p[0] };
+    for k in 1..=most {
+        if p[1] >= k { out.push([p[0], p[1] - k]); }
+    }
+    out
+}
+fn table() {
+    let rows = [];
+    for r in 0..4 {
+        let row = [];
+        for c in 0..40 { row.push([r, c]); }
+        rows.push(row);
+    }
+    rows
+}
+"#,
+    )
+    .unwrap();
+    format!("script:{}", path.display())
+}
+
+/// The values of heaps 0..=to of a heap game, from `grundy seq`.
+fn seq(game: &str, to: u64) -> Vec<u64> {
+    let seq = json(&["seq", game, "--to", &to.to_string(), "--json"]);
+    seq["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect()
+}
+
 /// The Codeforces 768E script of the examples folder.
 fn stones_script() -> String {
     format!(
@@ -279,6 +321,7 @@ fn answers(
 fn emitted_code_of_every_kind_and_language_answers_as_grundy_does() {
     let stones = stones_script();
     let grid = grid_script();
+    let strip = strip_script();
     // (game, extra arguments, two-number positions, proven)
     let cases: &[(&str, &[&str], bool, bool)] = &[
         ("sub:1,3,4", &[], false, true),
@@ -286,8 +329,12 @@ fn emitted_code_of_every_kind_and_language_answers_as_grundy_does() {
         ("nim", &[], false, true),
         (stones.as_str(), &["--max", "40"], false, false),
         ("choco:16x16", &[], true, false),
-        ("knight:8", &[], true, false),
+        // The whole board is the table: checked everywhere, so proven.
+        ("knight:8", &[], true, true),
         (grid.as_str(), &[], true, false),
+        (strip.as_str(), &[], true, false),
+        // A sum of two heap games with proven periods: proven.
+        ("sub:1,3,4 + 0.07", &[], true, true),
     ];
     for (i, (game, extra, two, proven)) in cases.iter().enumerate() {
         for outcome in [false, true] {
@@ -303,7 +350,20 @@ fn emitted_code_of_every_kind_and_language_answers_as_grundy_does() {
             // A board whose values have no pattern answers with who wins.
             let outcome = found["outcome"].as_bool().unwrap();
             // Every tabulated position, from seq and table.
-            let (input, expected): (String, Vec<u64>) = if *two {
+            let parts: Vec<&str> = game.split(" + ").collect();
+            let (input, expected): (String, Vec<u64>) = if let [a, b] = parts.as_slice() {
+                // A sum: the XOR of its parts' values, from seq.
+                let (xs, ys) = (seq(a, 60), seq(b, 150));
+                let mut input = String::new();
+                let mut expected = Vec::new();
+                for (r, x) in xs.iter().enumerate() {
+                    for (c, y) in ys.iter().enumerate() {
+                        input.push_str(&format!("{r} {c}\n"));
+                        expected.push(x ^ y);
+                    }
+                }
+                (input, expected)
+            } else if *two {
                 let table = json(&["table", game, "--json"]);
                 let rows = table["table"].as_array().unwrap();
                 let origin = |i: usize| found["origin"][i].as_u64().unwrap() as usize;
@@ -317,14 +377,7 @@ fn emitted_code_of_every_kind_and_language_answers_as_grundy_does() {
                 }
                 (input, expected)
             } else {
-                let to = found["checked_to"].as_u64().unwrap().min(2000).to_string();
-                let seq = json(&["seq", game, "--to", &to, "--json"]);
-                let values: Vec<u64> = seq["values"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|v| v.as_u64().unwrap())
-                    .collect();
+                let values = seq(game, found["checked_to"].as_u64().unwrap().min(2000));
                 let input = (0..values.len()).map(|n| format!("{n}\n")).collect();
                 (input, values)
             };
@@ -349,6 +402,32 @@ fn emitted_code_of_every_kind_and_language_answers_as_grundy_does() {
                     got, expected,
                     "{game} {language} outcome={outcome}:\n{code}"
                 );
+                // Huge positions of a proven sum: as `grundy value` says.
+                if let [a, b] = parts.as_slice() {
+                    let huge = [
+                        ["1000000000000", "999999999999999999"],
+                        ["123456789012345678", "77"],
+                        ["5", "1000000000000000000"],
+                    ];
+                    let input: String = huge.iter().map(|[r, c]| format!("{r} {c}\n")).collect();
+                    let got = answers(
+                        &code,
+                        language,
+                        true,
+                        outcome,
+                        &format!("{name}-huge"),
+                        &input,
+                    );
+                    for ([r, c], g) in huge.iter().zip(got) {
+                        let value = json(&["value", a, r, "+", b, c, "--json"]);
+                        let v = value["nim_sum"].as_u64().unwrap();
+                        assert_eq!(
+                            g,
+                            if outcome { (v != 0) as u64 } else { v },
+                            "{game} at {r},{c}"
+                        );
+                    }
+                }
                 // Huge heaps, where the pattern is proven: as `grundy value` says.
                 if *proven && !*two {
                     let huge = ["1000000000000", "999999999999999999", "123456789012345678"];

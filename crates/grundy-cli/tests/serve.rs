@@ -240,6 +240,17 @@ fn every_endpoint_answers_as_the_command_line() {
         .output()
         .unwrap();
     assert_eq!(code["cpp"], String::from_utf8(cpp.stdout).unwrap());
+    // A sum of two heap games: proven, as the CLI says.
+    let mut sum = server.post("/api/pattern", json!({"game": "sub:1,2 + sub:1,3"}));
+    sum.as_object_mut().unwrap().remove("code");
+    assert_eq!(
+        sum,
+        cli_json(&["pattern", "sub:1,2", "+", "sub:1,3", "--json"])
+    );
+    assert_eq!(
+        (sum["kind"].as_str(), sum["proven"].as_bool()),
+        (Some("periodic-2d"), Some(true))
+    );
     let none = server.post("/api/pattern", json!({"game": "div:2,3,6", "max": 300}));
     assert_eq!(
         (none["kind"].as_str(), &none["code"]["python"]),
@@ -481,6 +492,11 @@ fn bad_requests_get_one_clear_error() {
             "/api/pattern",
             r#"{"game": "0.07", "max": 99999999999}"#,
             "more heaps than the server tabulates",
+        ),
+        (
+            "/api/pattern",
+            r#"{"game": "sub:1 + sub:2 + sub:3"}"#,
+            "a sum of two heap games",
         ),
         (
             "/api/jobs",

@@ -311,13 +311,16 @@ fn pattern(
     max_states: usize,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PatternAnswer> {
-    use grundy::pattern::{code, find, Language};
+    use grundy::pattern::{code, find_game, Language};
     let spec = game.to_string();
     let found = run_worker(py, progress, move |counters, interrupted| {
         let max_states = max_states.max(max.saturating_add(1) as usize);
-        let mut family = spec::parse_game(&spec, settings(max_states))?;
-        family.configure_long_run(long_run(counters, interrupted));
-        find(family.as_mut(), max, outcome)
+        let mut parse = |part: &str| {
+            let mut family = spec::parse_game(part, settings(max_states))?;
+            family.configure_long_run(long_run(counters, interrupted));
+            Ok(family)
+        };
+        find_game(&spec, &mut parse, max, outcome)
     })?;
     let emit = |language| code(&found, language).ok();
     Ok((

@@ -479,6 +479,15 @@ def test_pattern_and_its_code_run():
     for r in range(12):
         for c in range(12):
             assert namespace["first_player_wins"](r + 1, c + 1) == (table[r, c] != 0)
+    # A sum of two heap games: proven, and its code is the XOR of the parts.
+    both = grundy.pattern("sub:1,2 + sub:1,3")
+    assert both.kind == "periodic-2d" and both.proven is True
+    namespace = {}
+    exec(both.code("python"), namespace)
+    a, b = grundy.seq("sub:1,2", 50), grundy.seq("sub:1,3", 50)
+    for r in range(51):
+        for c in range(51):
+            assert namespace["grundy"](r, c) == a[r] ^ b[c]
     none = grundy.pattern("div:2,3,6", max=500)
     assert none.kind == "none"
     with pytest.raises(ValueError, match="no code to write"):

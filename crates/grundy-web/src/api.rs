@@ -432,7 +432,7 @@ struct PatternRequest {
 /// `grundy pattern --json`, plus `code`: the function in each language
 /// (`null` when there is no pattern).
 async fn pattern(State(server): State<Arc<Server>>, body: Body) -> Answer {
-    use grundy::pattern::{code, find, Language};
+    use grundy::pattern::{code, find_game, Language};
     let request: PatternRequest = read(body, server.limits.max_body)?;
     let max = request.max.unwrap_or(4095);
     let limit = server.limits.max_heaps;
@@ -446,8 +446,17 @@ async fn pattern(State(server): State<Arc<Server>>, body: Body) -> Answer {
         .run(move |budget| {
             let mut settings = worker.settings();
             settings.max_states = settings.max_states.max(max.saturating_add(1) as usize);
-            let mut family = parse_family(&request.game, settings, &request.files, budget)?;
-            let found = find(family.as_mut(), max, request.outcome)?;
+            let found = find_game(
+                &request.game,
+                &mut |part| {
+                    let sources = Sources::Given(&request.files);
+                    let mut family = spec::parse_game_from(part, settings, &sources)?;
+                    family.configure_long_run(budget.long_run());
+                    Ok(family)
+                },
+                max,
+                request.outcome,
+            )?;
             let mut object = found.to_json();
             object["code"] = serde_json::json!({
                 "cpp": code(&found, Language::Cpp).ok(),

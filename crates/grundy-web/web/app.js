@@ -490,6 +490,8 @@ export function patternPanel(game, max) {
       'arithmetic-periodic': () => t('pattern.arithmetic', { e: a.preperiod, p: a.period, s: a.saltus }),
       runs: () => t('pattern.runs', { start: a.start, first: a.first, length: a.length, step: a.step }),
       'periodic-2d': () => t('pattern.periodic2d', { r0: a.offset[0], c0: a.offset[1], pr: a.period[0], pc: a.period[1] }),
+      'periodic-rows': () => t('pattern.periodicRows', { r0: a.origin[0], r1: a.origin[0] + a.rows.length - 1,
+        periods: a.rows.map((row) => row.period).join(', ') }),
       none: () => t('pattern.none'),
     }[a.kind]();
     const code = a.code[language];

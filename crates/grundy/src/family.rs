@@ -148,6 +148,13 @@ pub trait Family {
         )))
     }
 
+    /// Whether [`Family::table`] holds every position of the game (a bounded
+    /// board such as `knight:8`), so that what fits the table holds for the
+    /// whole game.
+    fn table_is_whole_game(&self) -> bool {
+        false
+    }
+
     /// The position of the first row and column of [`Family::table`], as
     /// two numbers (a chocolate bar's table starts at the 1x1 bar).
     fn table_origin(&self) -> [u64; 2] {

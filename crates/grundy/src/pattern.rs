@@ -98,6 +98,15 @@ pub enum Kind {
         /// differently, as (r, c, value): the pattern holds on the rest.
         exceptions: Vec<[u64; 3]>,
     },
+    /// Each row of the table has a 1-D pattern of its own along the columns:
+    /// G(r, c) = `rows[r - origin[0]]` at column `c - origin[1]`, each a
+    /// [`Kind::Periodic`]. Rows beyond the table are not covered.
+    PeriodicRows {
+        /// The position (r, c) of the table's first row and column.
+        origin: [u64; 2],
+        /// One [`Kind::Periodic`] per row.
+        rows: Vec<Kind>,
+    },
     /// No form fits every value tabulated.
     None,
 }
@@ -110,6 +119,7 @@ impl Kind {
             Kind::Periodic { .. } => "arithmetic-periodic",
             Kind::Runs { .. } => "runs",
             Kind::Periodic2d { .. } => "periodic-2d",
+            Kind::PeriodicRows { .. } => "periodic-rows",
             Kind::None => "none",
         }
     }
@@ -152,8 +162,12 @@ impl Kind {
         }
     }
 
-    /// The value at `(r, c)` under a 2-D pattern.
+    /// The value at `(r, c)` under a 2-D pattern (None outside it).
     pub fn value_2d(&self, r: u64, c: u64) -> Option<u64> {
+        if let Kind::PeriodicRows { origin, rows } = self {
+            let row = rows.get(usize::try_from(r.checked_sub(origin[0])?).ok()?)?;
+            return row.value(c.checked_sub(origin[1])?);
+        }
         let Kind::Periodic2d {
             origin,
             offset,
@@ -200,15 +214,10 @@ impl Pattern {
             },
         });
         let fields = match &self.kind {
-            Kind::Periodic {
-                preperiod,
-                period,
-                saltus,
-                prefix,
-                block,
-            } => json!({
-                "preperiod": preperiod, "period": period, "saltus": saltus,
-                "prefix": prefix, "block": block,
+            Kind::Periodic { .. } => periodic_json(&self.kind),
+            Kind::PeriodicRows { origin, rows } => json!({
+                "origin": origin,
+                "rows": rows.iter().map(periodic_json).collect::<Vec<_>>(),
             }),
             Kind::Runs {
                 start,
@@ -340,8 +349,57 @@ impl Pattern {
                     origin[1],
                     origin[1] + table[0].len() as u64 - 1
                 ));
-                for row in table.iter().take(SHOWN) {
-                    lines.push(show(row));
+                // A block is shown up to 40 x 40; --json has all of it.
+                const SIDE: usize = 40;
+                for row in table.iter().take(SIDE) {
+                    let mut line = show(&row[..row.len().min(SIDE)]);
+                    if row.len() > SIDE {
+                        line.push_str(" ...");
+                    }
+                    lines.push(line);
+                }
+                if table.len() > SIDE || table[0].len() > SIDE {
+                    lines.push(format!(
+                        "(the first {SIDE} rows and columns of {} x {}; --json lists them all)",
+                        table.len(),
+                        table[0].len()
+                    ));
+                }
+            }
+            Kind::PeriodicRows { origin, rows } => {
+                lines.push(format!(
+                    "{title}: periodic-rows, each of rows {} to {} is periodic along its columns (from column {})",
+                    origin[0],
+                    origin[0] + rows.len() as u64 - 1,
+                    origin[1]
+                ));
+                lines.push(self.method.clone());
+                for (r, row) in rows.iter().enumerate().take(SHOWN) {
+                    let Kind::Periodic {
+                        preperiod,
+                        period,
+                        saltus,
+                        prefix,
+                        block,
+                    } = row
+                    else {
+                        unreachable!("periodic rows")
+                    };
+                    let saltus = if *saltus > 0 {
+                        format!(", saltus {saltus}")
+                    } else {
+                        String::new()
+                    };
+                    let prefix = if prefix.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{} | ", show(prefix))
+                    };
+                    lines.push(format!(
+                        "row {}: preperiod {preperiod}, period {period}{saltus}: {prefix}{}",
+                        origin[0] + r as u64,
+                        show(block)
+                    ));
                 }
             }
             Kind::None => {
@@ -351,6 +409,24 @@ impl Pattern {
         }
         lines.join("\n") + "\n"
     }
+}
+
+/// The fields of a [`Kind::Periodic`] in `--json`.
+fn periodic_json(kind: &Kind) -> serde_json::Value {
+    let Kind::Periodic {
+        preperiod,
+        period,
+        saltus,
+        prefix,
+        block,
+    } = kind
+    else {
+        unreachable!("a periodic kind")
+    };
+    serde_json::json!({
+        "preperiod": preperiod, "period": period, "saltus": saltus,
+        "prefix": prefix, "block": block,
+    })
 }
 
 /// Finds the pattern of `family`'s values (or outcomes): heaps `0..=max` for
@@ -427,6 +503,9 @@ fn find_of(family: &mut dyn Family, max: u64, outcome: bool) -> Result<Pattern> 
         origin[1] + columns as u64 - 1,
     ];
     let mut kind = find_2d(&rows);
+    if let Kind::PeriodicRows { origin: o, .. } = &mut kind {
+        *o = origin;
+    }
     if let Kind::Periodic2d {
         origin: o,
         offset,
@@ -441,7 +520,171 @@ fn find_of(family: &mut dyn Family, max: u64, outcome: bool) -> Result<Pattern> 
             *c += origin[1];
         }
     }
-    Ok(observed(game, outcome, kind, checked_to))
+    let mut found = observed(game, outcome, kind, checked_to);
+    if family.table_is_whole_game() && found.kind != Kind::None {
+        found.proven = true;
+        found.method = "checked on every square of the board, which is the whole game".to_string();
+    }
+    Ok(found)
+}
+
+/// Finds the pattern of a game written as in `grundy pattern`: one game, or
+/// the sum of two heap games `A + B` (positions `r,c`: a heap of A and a
+/// heap of B), each component read by `parse`.
+///
+/// A sum of two games whose periods are proven (with saltus 0) has a
+/// proven doubly periodic pattern: its value is the XOR of the components'
+/// values (Sprague-Grundy), so its rows repeat with A's period and its
+/// columns with B's. Other sums are tabulated up to 511 x 511 heaps and
+/// searched as any table.
+pub fn find_game(
+    spec: &str,
+    parse: &mut dyn FnMut(&str) -> Result<Box<dyn Family>>,
+    max: u64,
+    outcome: bool,
+) -> Result<Pattern> {
+    let words: Vec<&str> = spec.split_whitespace().collect();
+    let parts: Vec<String> = words.split(|w| *w == "+").map(|p| p.join(" ")).collect();
+    match parts.as_slice() {
+        [one] if !one.is_empty() => find(parse(one)?.as_mut(), max, outcome),
+        [a, b] if !a.is_empty() && !b.is_empty() => {
+            find_sum(parse(a)?.as_mut(), parse(b)?.as_mut(), max, outcome)
+        }
+        _ => Err(Error::invalid(format!(
+            "`{spec}`: a pattern is of one game, or of a sum of two heap games written `A + B` (like sub:1,2 + sub:1,3)"
+        ))),
+    }
+}
+
+/// The largest table a sum's pattern is given in, in cells.
+const MAX_SUM_CELLS: u64 = 1 << 20;
+
+fn find_sum(a: &mut dyn Family, b: &mut dyn Family, max: u64, outcome: bool) -> Result<Pattern> {
+    let game = format!("{} + {}", a.spec(), b.spec());
+    for part in [&*a, &*b] {
+        if !part.is_heap_game() {
+            return Err(Error::invalid(format!(
+                "{game}: the parts of a sum must be heap games, and {} is not",
+                part.spec()
+            )));
+        }
+    }
+    let proven = |family: &mut dyn Family| {
+        family
+            .period(max + 1)
+            .ok()
+            .filter(|r| r.proven)
+            .and_then(|r| Some((r.periodicity?, r.method)))
+            .filter(|(p, _)| p.saltus == 0)
+    };
+    if let (Some((pa, ma)), Some((pb, mb))) = (proven(a), proven(b)) {
+        // The values each part takes (its prefix and block are all of them).
+        let taken = |p: &crate::period::Periodicity| -> std::collections::HashSet<u64> {
+            p.prefix.iter().chain(&p.block).map(|v| *v as u64).collect()
+        };
+        let (va, vb) = (taken(&pa), taken(&pb));
+        // Rows r and r' are equal exactly when these keys are: the value of
+        // A (values), or that value when B takes it at all (outcomes).
+        let key = |p: &crate::period::Periodicity, other: &std::collections::HashSet<u64>| {
+            let p = p.clone();
+            let other = other.clone();
+            move |n: u64| {
+                let v = p.value_u64(n);
+                if !outcome || other.contains(&v) {
+                    v
+                } else {
+                    u64::MAX
+                }
+            }
+        };
+        let (ra, rb) = (
+            least_of(pa.preperiod, pa.period, key(&pa, &vb)),
+            least_of(pb.preperiod, pb.period, key(&pb, &va)),
+        );
+        let (rows, cols) = (ra.0 + ra.1, rb.0 + rb.1);
+        if rows.saturating_mul(cols) > MAX_SUM_CELLS {
+            return Err(Error::TooLarge(format!(
+                "{game}: the pattern's table would have {rows} x {cols} cells (more than {MAX_SUM_CELLS}); the value of a position is the XOR of `grundy pattern {}` and `grundy pattern {}`",
+                a.spec(),
+                b.spec()
+            )));
+        }
+        let value = |r: u64, c: u64| {
+            let (x, y) = (pa.value_u64(r), pb.value_u64(c));
+            if outcome {
+                (x != y) as u64
+            } else {
+                x ^ y
+            }
+        };
+        let table: Vec<Vec<u64>> = (0..rows)
+            .map(|r| (0..cols).map(|c| value(r, c)).collect())
+            .collect();
+        let symmetric =
+            rows == cols && (0..rows).all(|r| (0..cols).all(|c| value(r, c) == value(c, r)));
+        return Ok(Pattern {
+            game,
+            outcome,
+            kind: Kind::Periodic2d {
+                origin: [0, 0],
+                offset: [ra.0, rb.0],
+                period: [ra.1, rb.1],
+                table,
+                symmetric,
+                exceptions: Vec::new(),
+            },
+            proven: true,
+            method: format!(
+                "{} (Sprague-Grundy), and both parts' periods are proven: {}: {ma}; {}: {mb}",
+                if outcome {
+                    "a sum is a P-position exactly when its parts' values are equal"
+                } else {
+                    "a sum's value is the XOR of its parts' values"
+                },
+                a.spec(),
+                b.spec()
+            ),
+            checked_to: vec![
+                max.max(pa.preperiod + pa.period),
+                max.max(pb.preperiod + pb.period),
+            ],
+        });
+    }
+    // Otherwise the table of heaps up to 511 each, as any board.
+    let m = max.min(511);
+    let values = |family: &mut dyn Family| -> Result<Vec<u64>> {
+        let mut values = Vec::with_capacity(m as usize + 1);
+        family.sequence(0, m, &mut |_, v| {
+            values.push(v);
+            Ok(())
+        })?;
+        Ok(values)
+    };
+    let (xs, ys) = (values(a)?, values(b)?);
+    let rows: Vec<Vec<u64>> = xs
+        .iter()
+        .map(|x| {
+            ys.iter()
+                .map(|y| if outcome { (x != y) as u64 } else { x ^ y })
+                .collect()
+        })
+        .collect();
+    Ok(observed(game, outcome, find_2d(&rows), vec![m, m]))
+}
+
+/// The least (preperiod, period) of `f` over heaps, given that it repeats
+/// with period `q` from `e` on: its least period divides `q`, and its least
+/// preperiod is at most `e`.
+fn least_of(e: u64, q: u64, f: impl Fn(u64) -> u64) -> (u64, u64) {
+    let period = (1..=q)
+        .filter(|d| q.is_multiple_of(*d))
+        .find(|d| (e..e + q).all(|n| f(n) == f(n + d)))
+        .expect("the period itself");
+    let mut start = e;
+    while start > 0 && f(start - 1) == f(start - 1 + period) {
+        start -= 1;
+    }
+    (start, period)
 }
 
 fn outcomes(values: &[u64]) -> Vec<u64> {
@@ -505,16 +748,8 @@ fn proven_1d(
     } else {
         // The outcomes repeat with the values' period; their least period
         // divides it, and their least preperiod is at most the values'.
-        let (e, q) = (p.preperiod, p.period);
         let win = |n: u64| (values(n) != 0) as u64;
-        let period = (1..=q)
-            .filter(|d| q % d == 0)
-            .find(|d| (e..e + q).all(|n| win(n) == win(n + d)))
-            .expect("the period itself");
-        let mut start = e;
-        while start > 0 && win(start - 1) == win(start - 1 + period) {
-            start -= 1;
-        }
+        let (start, period) = least_of(p.preperiod, p.period, win);
         Kind::Periodic {
             preperiod: start,
             period,
@@ -670,7 +905,25 @@ pub fn find_2d(rows: &[Vec<u64>]) -> Kind {
         }
         return kind;
     }
-    Kind::None
+    find_rows(rows)
+}
+
+/// Each row periodic along its columns, with a pattern of its own: for
+/// tables with many more columns than rows (strips of a few rows), where
+/// no one period fits every row. Rows need 16 columns at least, so that
+/// short rows are not given periods they merely happen to show.
+fn find_rows(rows: &[Vec<u64>]) -> Kind {
+    if rows[0].len() < 16 {
+        return Kind::None;
+    }
+    let found: Option<Vec<Kind>> = rows
+        .iter()
+        .map(|row| Some(find_1d(row)).filter(|k| matches!(k, Kind::Periodic { .. })))
+        .collect();
+    found.map_or(Kind::None, |rows| Kind::PeriodicRows {
+        origin: [0, 0],
+        rows,
+    })
 }
 
 fn find_2d_exact(rows: &[Vec<u64>]) -> Kind {
@@ -822,6 +1075,40 @@ mod tests {
                 panic!("{found:?}")
             };
             prop_assert_eq!((preperiod, period, saltus), (proven.preperiod, proven.period, 0));
+        }
+
+        /// A sum of two subtraction games: the proven pattern (of values and
+        /// of outcomes) answers as the XOR of the parts' plain values, and
+        /// its periods are the least the table shows.
+        #[test]
+        fn a_sum_of_subtraction_games_is_proven_and_exact(
+            a in proptest::collection::btree_set(1u64..8, 1..4),
+            b in proptest::collection::btree_set(1u64..8, 1..4),
+        ) {
+            let spec = |set: &std::collections::BTreeSet<u64>| {
+                format!("sub:{}", set.iter().map(u64::to_string).collect::<Vec<_>>().join(","))
+            };
+            let (xs, ys) = (
+                subtraction_values(&a.iter().copied().collect::<Vec<_>>(), 120),
+                subtraction_values(&b.iter().copied().collect::<Vec<_>>(), 120),
+            );
+            for outcome in [false, true] {
+                let mut parse = |part: &str| crate::spec::parse_game(part, Default::default());
+                let found = find_game(&format!("{} + {}", spec(&a), spec(&b)), &mut parse, 1023, outcome).unwrap();
+                prop_assert!(found.proven);
+                let value = |r: usize, c: usize| if outcome { (xs[r] != ys[c]) as u64 } else { xs[r] ^ ys[c] };
+                for r in 0..120 {
+                    for c in 0..120 {
+                        prop_assert_eq!(found.kind.value_2d(r as u64, c as u64), Some(value(r, c)));
+                    }
+                }
+                let rows: Vec<Vec<u64>> = (0..120).map(|r| (0..120).map(|c| value(r, c)).collect()).collect();
+                let Kind::Periodic2d { offset, period, .. } = find_2d_exact(&rows) else {
+                    panic!("the table is doubly periodic")
+                };
+                let Kind::Periodic2d { offset: o, period: p, .. } = found.kind else { unreachable!() };
+                prop_assert_eq!((o, p), (offset, period));
+            }
         }
     }
 }
@@ -1095,6 +1382,181 @@ pub fn code(pattern: &Pattern, language: Language) -> Result<String> {
                     "    while before(k + 1) <= m {{\n        k += 1;\n    }}"
                 );
                 let _ = writeln!(out, "    {}\n}}", wrap(&format!("{f} + k as u64")));
+            }
+        }
+        Kind::PeriodicRows { origin, rows } => {
+            let [or, oc] = *origin;
+            let last = or + rows.len() as u64 - 1;
+            // Per row: where its prefix and block start in one flat array,
+            // its preperiod, period and saltus.
+            let (mut start, mut pre, mut per, mut sal, mut data) =
+                (vec![], vec![], vec![], vec![], vec![]);
+            for row in rows {
+                let Kind::Periodic {
+                    preperiod,
+                    period,
+                    saltus,
+                    prefix,
+                    block,
+                } = row
+                else {
+                    unreachable!("periodic rows")
+                };
+                start.push(data.len() as u64);
+                pre.push(*preperiod);
+                per.push(*period);
+                sal.push(*saltus);
+                data.extend(prefix);
+                data.extend(block);
+            }
+            let big = sal.iter().any(|s| *s > 0);
+            comment(format!(
+                "Row r (r = {or}..{last}) is periodic along c >= {oc}: G(r, c) = row[pre + (c' - pre) mod per] + sal ((c' - pre) div per), c' = c - {oc}, below pre the row's prefix."
+            ));
+            let n = rows.len();
+            if cpp {
+                comment(format!(
+                    "Rows outside {or}..{last} (or c < {oc}) are not covered: -1."
+                ));
+                let ty = if big { "long long" } else { "int" };
+                let _ = writeln!(out, "{ty} {name}(long long r, long long c) {{");
+                let _ = writeln!(
+                    out,
+                    "    if (r < {or} || r > {last} || c < {oc}) return -1;"
+                );
+                let _ = writeln!(
+                    out,
+                    "    static const int start[{n}] = {{{}}};",
+                    list(&start)
+                );
+                let _ = writeln!(out, "    static const int pre[{n}] = {{{}}};", list(&pre));
+                let _ = writeln!(out, "    static const int per[{n}] = {{{}}};", list(&per));
+                if big {
+                    let _ = writeln!(out, "    static const int sal[{n}] = {{{}}};", list(&sal));
+                }
+                let _ = writeln!(
+                    out,
+                    "    static const int data[{}] = {{{}}};",
+                    data.len(),
+                    list(&data)
+                );
+                let _ = writeln!(
+                    out,
+                    "    r -= {or};
+    c -= {oc};"
+                );
+                let _ = writeln!(out, "    const int *row = data + start[r];");
+                let _ = writeln!(out, "    if (c < pre[r]) return row[c];");
+                let _ = writeln!(out, "    long long k = c - pre[r];");
+                let _ = writeln!(
+                    out,
+                    "    return row[pre[r] + k % per[r]]{};
+}}",
+                    if big {
+                        " + (long long)sal[r] * (k / per[r])"
+                    } else {
+                        ""
+                    }
+                );
+            } else if py {
+                let _ = writeln!(out, "def {name}(r, c):");
+                let _ = writeln!(out, "    rows = (");
+                for row in rows {
+                    if let Kind::Periodic {
+                        saltus,
+                        prefix,
+                        block,
+                        ..
+                    } = row
+                    {
+                        let _ = writeln!(
+                            out,
+                            "        ([{}], [{}], {saltus}),",
+                            list(prefix),
+                            list(block)
+                        );
+                    }
+                }
+                let _ = writeln!(out, "    )");
+                let _ = writeln!(
+                    out,
+                    "    if not ({or} <= r <= {last}) or c < {oc}:
+        raise ValueError(\"the pattern covers rows {or} to {last} and columns from {oc}\")"
+                );
+                if or == 0 {
+                    let _ = writeln!(out, "    prefix, block, saltus = rows[r]");
+                } else {
+                    let _ = writeln!(out, "    prefix, block, saltus = rows[r - {or}]");
+                }
+                if oc > 0 {
+                    let _ = writeln!(out, "    c -= {oc}");
+                }
+                let _ = writeln!(
+                    out,
+                    "    if c < len(prefix):
+        return {}",
+                    wrap("prefix[c]")
+                );
+                let _ = writeln!(out, "    k = c - len(prefix)");
+                let _ = writeln!(
+                    out,
+                    "    return {}",
+                    wrap("block[k % len(block)] + saltus * (k // len(block))")
+                );
+            } else {
+                let ty = if pattern.outcome {
+                    "bool"
+                } else if big {
+                    "u64"
+                } else {
+                    "u32"
+                };
+                let _ = writeln!(out, "fn {name}(r: u64, c: u64) -> {ty} {{");
+                let mut inside = vec![if or == 0 {
+                    format!("r <= {last}")
+                } else {
+                    format!("({or}..={last}).contains(&r)")
+                }];
+                if oc > 0 {
+                    inside.push(format!("c >= {oc}"));
+                }
+                let _ = writeln!(
+                    out,
+                    "    assert!({}, \"the pattern covers rows {or} to {last} and columns from {oc}\");",
+                    inside.join(" && ")
+                );
+                let _ = writeln!(out, "    const START: [usize; {n}] = [{}];", list(&start));
+                let _ = writeln!(out, "    const PRE: [u64; {n}] = [{}];", list(&pre));
+                let _ = writeln!(out, "    const PER: [u64; {n}] = [{}];", list(&per));
+                let _ = writeln!(out, "    const SAL: [u64; {n}] = [{}];", list(&sal));
+                let _ = writeln!(
+                    out,
+                    "    const DATA: [u32; {}] = [{}];",
+                    data.len(),
+                    list(&data)
+                );
+                let _ = writeln!(out, "    let (r, c) = ((r - {or}) as usize, c - {oc});");
+                let _ = writeln!(out, "    let row = &DATA[START[r]..];");
+                let _ = writeln!(
+                    out,
+                    "    let value = if c < PRE[r] {{
+        row[c as usize] as u64
+    }} else {{
+        let k = c - PRE[r];
+        row[(PRE[r] + k % PER[r]) as usize] as u64 + SAL[r] * (k / PER[r])
+    }};"
+                );
+                let value = if big || pattern.outcome {
+                    "value"
+                } else {
+                    "value as u32"
+                };
+                let _ = writeln!(
+                    out,
+                    "    {}
+}}",
+                    wrap(value)
+                );
             }
         }
         Kind::Periodic2d {

@@ -295,8 +295,8 @@ class Period:
 
 class Pattern:
     """What :func:`pattern` finds (``grundy pattern``): ``kind`` is
-    ``"periodic"``, ``"arithmetic-periodic"``, ``"runs"``, ``"periodic-2d"``
-    or ``"none"``; ``proven`` says whether a theorem proves it (``method``
+    ``"periodic"``, ``"arithmetic-periodic"``, ``"runs"``, ``"periodic-2d"``,
+    ``"periodic-rows"`` or ``"none"``; ``proven`` says whether a theorem proves it (``method``
     says how it is known); the other fields are those of ``grundy pattern
     --json``, as attributes and in :meth:`to_dict`. :meth:`code` gives the
     O(1) function a contestant pastes."""

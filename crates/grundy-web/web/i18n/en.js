@@ -133,6 +133,7 @@ export default {
   'pattern.arithmetic': 'Arithmetic-periodic: period {p} from heap {e}, each period adds {s}.',
   'pattern.runs': 'Runs: from heap {start}, the value is {first} + k on the k-th run of heaps, of length {length} + {step}k.',
   'pattern.periodic2d': 'Doubly periodic: rows repeat every {pr} from row {r0}, columns every {pc} from column {c0}.',
+  'pattern.periodicRows': 'Each of rows {r0} to {r1} is periodic along its columns, with periods {periods}; rows beyond are not covered.',
   'pattern.none': 'No pattern fits the values tabulated.',
   'pattern.fallback': 'The values have no pattern; this is the pattern of who wins (P: the player to move loses).',
   'pattern.exceptions': 'Except next to the board’s far edge: {list}.',

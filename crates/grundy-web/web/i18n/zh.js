@@ -174,6 +174,7 @@ export default {
   'pattern.arithmetic': '算术周期：从第 {e} 堆起，周期为 {p}，每个周期加 {s}。',
   'pattern.runs': '分段：从第 {start} 堆起，第 k 段的值为 {first} + k，段长为 {length} + {step}k。',
   'pattern.periodic2d': '双周期：从第 {r0} 行起每 {pr} 行重复，从第 {c0} 列起每 {pc} 列重复。',
+  'pattern.periodicRows': '第 {r0} 至 {r1} 行各自沿列周期，周期依次为 {periods}；之外的行不在其内。',
   'pattern.none': '已计算的值中没有找到规律。',
   'pattern.fallback': '值没有规律；这是胜负（P：轮到走的一方输）的规律。',
   'pattern.exceptions': '靠近棋盘远端边缘的例外：{list}。',

@@ -171,6 +171,10 @@ impl crate::family::Family for KnightFamily {
         out
     }
 
+    fn table_is_whole_game(&self) -> bool {
+        true
+    }
+
     fn table(&mut self) -> Result<Vec<Vec<crate::nimber::Value>>> {
         if self.side > MAX_TABLE_SIDE {
             return Err(Error::TooLarge(format!(
