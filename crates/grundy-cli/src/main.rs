@@ -212,6 +212,26 @@ enum Command {
         #[command(flatten)]
         limits: Limits,
     },
+    /// The misère quotient of a heap game (Plambeck-Siegel): the monoid that
+    /// answers misère sums of any number of heaps up to N.
+    Quotient {
+        /// A heap game: an octal or hexadecimal code, `sub:...`, `pow:K`, or a
+        /// script whose positions are heaps.
+        game: String,
+        /// The largest heap the quotient covers.
+        #[arg(long, value_name = "N", default_value_t = 20)]
+        max_heap: u32,
+        /// Give up when the quotient has more elements than this.
+        #[arg(long, value_name = "K", default_value_t = 20_000)]
+        max_order: usize,
+        /// Print one JSON object, with the whole multiplication table.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        run: long_run::RunFlags,
+        #[command(flatten)]
+        limits: Limits,
+    },
     /// The board of values of a grid or bar game (knight:8, choco:10x10), rows first.
     Table {
         /// The game, e.g. `knight:8` or `choco:12x12`.
@@ -550,6 +570,44 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
                 out.flush().map_err(io_error)?;
                 let claim = report.periodicity.as_ref().filter(|_| report.proven);
                 write_certificate(family.as_mut(), pending, report.checked_to + 1, claim)?;
+            }
+            Ok(())
+        }
+        Command::Quotient {
+            game,
+            max_heap,
+            max_order,
+            json,
+            run,
+            limits,
+        } => {
+            let settings = limits.settings();
+            let mut family = spec::parse_game(&game, settings)?;
+            let mut long_run = long_run::long_run(&run, &family.spec());
+            let interrupted = long_run.interrupted.clone();
+            let quotient = grundy::quotient::build(
+                family.as_mut(),
+                max_heap,
+                &grundy::quotient::Limits {
+                    max_order,
+                    max_states: settings.max_states,
+                },
+                &mut long_run.progress,
+                &|| interrupted.load(std::sync::atomic::Ordering::Relaxed),
+            )?;
+            let text = if json {
+                format!("{}\n", quotient.to_json())
+            } else {
+                quotient.to_text()
+            };
+            out.write_all(text.as_bytes()).map_err(io_error)?;
+            if quotient.max_heap < max_heap {
+                out.flush().map_err(io_error)?;
+                return Err(grundy::Error::Interrupted(format!(
+                    "interrupted: the quotient above is of heaps up to {}, not {max_heap}",
+                    quotient.max_heap
+                ))
+                .into());
             }
             Ok(())
         }

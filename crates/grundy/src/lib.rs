@@ -32,6 +32,7 @@ pub mod pattern;
 pub mod period;
 pub mod play;
 pub mod position;
+pub mod quotient;
 pub mod search;
 pub mod solve;
 pub mod spec;

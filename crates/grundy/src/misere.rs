@@ -34,7 +34,7 @@ pub struct MisereAnalysis {
     pub winning_moves: Vec<WinningMove>,
     /// Whether the list was cut.
     pub truncated: bool,
-    /// `"bouton"`, `"genus"` or `"search"`.
+    /// `"bouton"`, `"genus"`, `"quotient"` or `"search"`.
     pub method: &'static str,
     /// With `method` `genus`: each component's genus, e.g. `0^120`.
     pub genera: Vec<String>,
@@ -79,6 +79,9 @@ pub fn analyze(sum: &mut Sum, max_moves: usize, max_states: usize) -> Result<Mis
     if let Some(analysis) = genus::analyze(sum, max_moves, max_states.min(GENUS_BUDGET))? {
         return Ok(analysis.into());
     }
+    if let Some(analysis) = by_quotient(sum, max_moves)? {
+        return Ok(analysis);
+    }
     by_search(sum, max_moves, max_states).map_err(|e| match e {
         Error::TooLarge(why) => Error::TooLarge(format!(
             "misère play needs every move of every position it reaches, and {why}; \
@@ -86,6 +89,91 @@ pub fn analyze(sum: &mut Sum, max_moves: usize, max_states: usize) -> Result<Mis
         )),
         other => other,
     })
+}
+
+/// The largest heap for which a sum is answered through a misère quotient.
+pub const QUOTIENT_MAX_HEAP: u64 = 64;
+
+/// Misère analysis through the misère quotient ([`crate::quotient`]) of
+/// the heaps of one heap game, when every component is a heap of that game
+/// up to [`QUOTIENT_MAX_HEAP`] and the quotient is small enough to build
+/// (None otherwise). A move wins when the product of the heaps it leaves
+/// lies in the P-portion.
+pub fn by_quotient(sum: &mut Sum, max_moves: usize) -> Result<Option<MisereAnalysis>> {
+    let components = sum.components().to_vec();
+    let Some(first) = components.first() else {
+        return Ok(None);
+    };
+    let spec = sum.family(first.family).spec();
+    let mut heaps = Vec::with_capacity(components.len());
+    for c in &components {
+        let family = sum.family(c.family);
+        if family.spec() != spec || !family.is_heap_game() {
+            return Ok(None);
+        }
+        match c.position.as_u64() {
+            Some(h) if h <= QUOTIENT_MAX_HEAP => heaps.push(h),
+            _ => return Ok(None),
+        }
+    }
+    let max_heap = *heaps.iter().max().expect("components") as u32;
+    let limits = crate::quotient::Limits {
+        max_order: 4096,
+        max_states: 2_000_000,
+    };
+    let family = sum.family_mut(first.family);
+    let quotient =
+        match crate::quotient::build(family, max_heap, &limits, &mut |_, _| {}, &|| false) {
+            Ok(q) => q,
+            Err(Error::TooLarge(_)) | Err(Error::Budget { .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+    let m = &quotient.monoid;
+    let elements: Vec<u32> = heaps
+        .iter()
+        .map(|h| quotient.heap_map[*h as usize])
+        .collect();
+    let total = elements.iter().fold(0, |x, e| m.mul(x, *e));
+    let wins = !m.p[total as usize];
+    let mut winning_moves = Vec::new();
+    let mut truncated = false;
+    if wins {
+        'all: for (index, c) in components.iter().enumerate() {
+            let others = elements
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != index)
+                .fold(0, |x, (_, e)| m.mul(x, *e));
+            for mv in sum.family_mut(c.family).moves(&c.position)? {
+                let mut after = others;
+                for part in &mv.to {
+                    let h = part.as_u64().filter(|h| *h <= max_heap as u64);
+                    let Some(h) = h else {
+                        return Ok(None);
+                    };
+                    after = m.mul(after, quotient.heap_map[h as usize]);
+                }
+                if m.p[after as usize] {
+                    if winning_moves.len() == max_moves {
+                        truncated = true;
+                        break 'all;
+                    }
+                    winning_moves.push(WinningMove {
+                        component: index,
+                        from: c.position.clone(),
+                        to: mv.to.clone(),
+                    });
+                }
+            }
+        }
+    }
+    Ok(Some(MisereAnalysis {
+        winner: if wins { Winner::First } else { Winner::Second },
+        winning_moves,
+        truncated,
+        method: "quotient",
+        genera: vec![],
+    }))
 }
 
 /// Misère analysis by search over the whole sum.

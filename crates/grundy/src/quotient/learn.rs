@@ -1,0 +1,553 @@
+//! Finding a misère quotient: a candidate is learned from outcomes, then
+//! proved correct for every sum of heaps by a finite check, or refuted by
+//! its smallest failing sum, which the next candidate learns from.
+//!
+//! **Positions.** A sum of heaps is a multiset of heap sizes (heaps with no
+//! move are dropped: they change nothing). Heap h weighs 2h − 1, and a move
+//! always lowers the total weight μ (a part left by a move of h weighs at
+//! most what it took from h), so μ orders every game before its options.
+//!
+//! **Candidates** are learned with Angluin's L* (as in Rivest and
+//! Schapire's form): rows are sums, columns ("contexts") are sums, a cell
+//! is the outcome of row + context, and a candidate's elements are the
+//! distinct rows. The outcome oracle is exact: the misère rule (a sum is a
+//! P-position when it has a move and every option is an N-position) applied
+//! recursively, where every sum of heaps below the newest is answered by the
+//! quotient already proved for them, and every sum lighter than a
+//! candidate's first failure by that candidate.
+//!
+//! **The proof** (our check of the Plambeck–Siegel condition). Let Φ map
+//! sums into a commutative monoid Q with a P-portion P. Φ is correct for
+//! every sum (Φ(G) ∈ P exactly when G is a misère P-position) if and only
+//! if for every sum G: Φ(G) ∈ P ⟺ G has a move and no option G' has
+//! Φ(G') ∈ P (induction on μ). The options of G are (G − h) + o for a heap
+//! h of G and an option o of h, so with U(G) = {z : Φ(G − h)·Φ(o)·z ∈ P
+//! for some such h, o}, the condition reads Φ(G) ∈ P ⟺ G has a move and
+//! 1 ∉ U(G). Adding a heap k gives U(G + k) = {z : Φ(k)·z ∈ U(G)} ∪
+//! {z : Φ(G)·Φ(o)·z ∈ P for an option o of k}: the triple (Φ(G), U(G),
+//! "G has a move") follows the heaps added, whatever the rest of G. The
+//! triples reachable from the empty sum are finitely many; the condition is
+//! checked on each. They are visited in order of the lightest sum reaching
+//! them, so the first failure is a lightest failing sum, and every lighter
+//! sum is answered correctly by the candidate.
+
+use super::monoid::Monoid;
+use crate::error::{Error, Result};
+use std::collections::{BinaryHeap, HashMap};
+
+/// A sum of heaps: sizes in ascending order, heaps with no move left out.
+pub type Sum = Vec<u32>;
+
+/// The rules of a heap game, as far as quotients need them.
+pub struct Rules {
+    /// `options[h]`: the options of heap h, each a sum (h = 0 has none).
+    pub options: Vec<Vec<Sum>>,
+}
+
+impl Rules {
+    /// μ: the weight that every move lowers.
+    pub fn weight(sum: &[u32]) -> u64 {
+        sum.iter().map(|h| 2 * *h as u64 - 1).sum()
+    }
+
+    /// The options of a sum, each sorted.
+    fn sum_options(&self, sum: &[u32]) -> Vec<Sum> {
+        let mut out = Vec::new();
+        for (i, h) in sum.iter().enumerate() {
+            if i > 0 && sum[i - 1] == *h {
+                continue;
+            }
+            for o in &self.options[*h as usize] {
+                let mut next: Sum = sum[..i].iter().chain(&sum[i + 1..]).copied().collect();
+                next.extend(o);
+                next.sort_unstable();
+                out.push(next);
+            }
+        }
+        out
+    }
+}
+
+/// A quotient proved for the sums of heaps 1..=n: what the oracle trusts.
+pub struct Proved {
+    /// The monoid.
+    pub monoid: Monoid,
+    /// The element of each heap 0..=n.
+    pub heap_map: Vec<u32>,
+}
+
+impl Proved {
+    fn element(&self, sum: &[u32]) -> u32 {
+        sum.iter()
+            .fold(0, |x, h| self.monoid.mul(x, self.heap_map[*h as usize]))
+    }
+}
+
+/// Outcomes of sums, exactly, with what is already proved.
+struct Oracle<'a> {
+    rules: &'a Rules,
+    /// The quotient of the heaps below `newest`, proved.
+    below: &'a Proved,
+    newest: u32,
+    /// A candidate and the weight below which it is known to be right.
+    trusted: Option<(Proved, u64)>,
+    memo: HashMap<Sum, bool>,
+    max_states: usize,
+}
+
+impl Oracle<'_> {
+    /// Whether `sum` is a misère P-position.
+    fn is_p(&mut self, sum: &[u32]) -> Result<bool> {
+        if sum.is_empty() {
+            return Ok(false);
+        }
+        if *sum.last().expect("not empty") < self.newest {
+            let x = self.below.element(sum);
+            return Ok(self.below.monoid.p[x as usize]);
+        }
+        if let Some((candidate, mu)) = &self.trusted {
+            if Rules::weight(sum) < *mu {
+                let x = candidate.element(sum);
+                return Ok(candidate.monoid.p[x as usize]);
+            }
+        }
+        if let Some(p) = self.memo.get(sum) {
+            return Ok(*p);
+        }
+        if self.memo.len() >= self.max_states {
+            return Err(Error::Budget {
+                limit: self.max_states,
+            });
+        }
+        let mut p = true;
+        let options = self.rules.sum_options(sum);
+        if options.is_empty() {
+            p = false;
+        }
+        for o in options {
+            if self.is_p(&o)? {
+                p = false;
+                break;
+            }
+        }
+        self.memo.insert(sum.to_vec(), p);
+        Ok(p)
+    }
+}
+
+/// Merges two sorted sums.
+fn plus(a: &[u32], b: &[u32]) -> Sum {
+    let mut s: Sum = a.iter().chain(b).copied().collect();
+    s.sort_unstable();
+    s
+}
+
+/// The L* observation table.
+struct Table {
+    /// Representative sums: the candidate's elements (closed under adding a
+    /// heap up to equal rows), the empty sum first.
+    reps: Vec<Sum>,
+    contexts: Vec<Sum>,
+    /// The row of each sum asked about.
+    rows: HashMap<Sum, Vec<bool>>,
+}
+
+impl Table {
+    fn row(&mut self, oracle: &mut Oracle, sum: &[u32]) -> Result<Vec<bool>> {
+        if let Some(r) = self.rows.get(sum) {
+            if r.len() == self.contexts.len() {
+                return Ok(r.clone());
+            }
+        }
+        let mut row = self.rows.get(sum).cloned().unwrap_or_default();
+        for c in &self.contexts[row.len()..] {
+            row.push(oracle.is_p(&plus(sum, c))?);
+        }
+        self.rows.insert(sum.to_vec(), row.clone());
+        Ok(row)
+    }
+}
+
+/// What learning gives: the monoid (element 0 the identity) and the
+/// element of each heap 0..=n.
+pub struct Learned {
+    /// The monoid and its P-portion.
+    pub monoid: Monoid,
+    /// The element of each heap.
+    pub heap_map: Vec<u32>,
+}
+
+/// Extends a quotient proved for heaps below `n` to heaps up to `n`. The
+/// representatives and contexts of the previous step are a good start, and
+/// are updated. `check` is called between rounds (progress, interruption).
+///
+/// Representatives are built a heap at a time (each is an earlier one plus
+/// a heap, its *access word*), and `step[x][h]` is the element whose row
+/// representative x plus heap h has. A candidate's product x·y reads y's
+/// access word from x, a heap's element is step[1][h]. When a candidate
+/// fails (the monoid laws, or the proof), a *chain* of sums leads from a
+/// sum it answers wrongly to the candidate's answer, each link replacing
+/// part of a sum by another with the same row; where the outcome flips, the
+/// rest of the sum is a new context that splits those two rows, so every
+/// round makes progress.
+#[allow(clippy::too_many_arguments)]
+pub fn learn(
+    rules: &Rules,
+    below: &Proved,
+    n: u32,
+    reps: &mut Vec<Sum>,
+    contexts: &mut Vec<Sum>,
+    max_order: usize,
+    max_states: usize,
+    check: &mut dyn FnMut() -> Result<()>,
+) -> Result<Learned> {
+    let mut oracle = Oracle {
+        rules,
+        below,
+        newest: n,
+        trusted: None,
+        memo: HashMap::new(),
+        max_states,
+    };
+    let letters: Vec<u32> = (1..=n)
+        .filter(|h| !rules.options[*h as usize].is_empty())
+        .collect();
+    let mut table = Table {
+        reps: Vec::new(),
+        contexts: std::mem::take(contexts),
+        rows: HashMap::new(),
+    };
+    if table.contexts.is_empty() {
+        table.contexts.push(Vec::new());
+    }
+    // Representatives are rebuilt each round (their rows are remembered).
+    reps.clear();
+    loop {
+        check()?;
+        // Representatives: the empty sum, then closure under adding heaps,
+        // lightest first; access[x] = (parent, heap).
+        let mut seen: HashMap<Vec<bool>, u32> = HashMap::new();
+        let mut access: Vec<(u32, u32)> = vec![(0, 0)];
+        table.reps = vec![Vec::new()];
+        let row = table.row(&mut oracle, &[])?;
+        seen.insert(row, 0);
+        let mut step: Vec<Vec<u32>> = Vec::new();
+        let mut x = 0;
+        while x < table.reps.len() {
+            let mut out = vec![0u32; n as usize + 1];
+            for h in &letters {
+                let sum = plus(&table.reps[x], &[*h]);
+                let row = table.row(&mut oracle, &sum)?;
+                out[*h as usize] = match seen.get(&row) {
+                    Some(y) => *y,
+                    None => {
+                        let y = table.reps.len() as u32;
+                        if table.reps.len() >= max_order {
+                            return Err(Error::TooLarge(format!(
+                                "the quotient of heaps up to {n} has more than {max_order} elements (--max-order)"
+                            )));
+                        }
+                        seen.insert(row, y);
+                        table.reps.push(sum);
+                        access.push((x as u32, *h));
+                        y
+                    }
+                };
+            }
+            step.push(out);
+            x += 1;
+        }
+        let order = table.reps.len();
+        let word = |y: u32| -> Sum {
+            let mut w = Vec::new();
+            let mut at = y;
+            while at != 0 {
+                w.push(access[at as usize].1);
+                at = access[at as usize].0;
+            }
+            w.reverse();
+            w
+        };
+        let words: Vec<Sum> = (0..order as u32).map(word).collect();
+        let read =
+            |x: u32, w: &[u32]| -> u32 { w.iter().fold(x, |s, h| step[s as usize][*h as usize]) };
+        let mut flat = vec![0u32; order * order];
+        for x in 0..order {
+            for y in 0..order {
+                flat[x * order + y] = read(x as u32, &words[y]);
+            }
+        }
+        let p: Vec<bool> = (0..order).map(|x| table.rows[&table.reps[x]][0]).collect();
+        let mut heap_map = vec![0u32; n as usize + 1];
+        for h in &letters {
+            heap_map[*h as usize] = step[0][*h as usize];
+        }
+        let candidate = Proved {
+            monoid: Monoid { table: flat, p },
+            heap_map,
+        };
+        // Chains: (sums, the context of each link).
+        let mut sums: Vec<Sum> = Vec::new();
+        let mut links: Vec<Sum> = Vec::new();
+        // From rep(x) + w + rest, read w a heap at a time.
+        let consume =
+            |sums: &mut Vec<Sum>, links: &mut Vec<Sum>, x: u32, w: &[u32], rest: &Sum| -> u32 {
+                let mut s = x;
+                for (i, h) in w.iter().enumerate() {
+                    let tail = plus(&w[i + 1..], rest);
+                    s = step[s as usize][*h as usize];
+                    sums.push(plus(&table.reps[s as usize], &tail));
+                    links.push(tail);
+                }
+                s
+            };
+        // Commutativity first (z = 1), then associativity.
+        let law = (0..order as u32)
+            .find_map(|x| {
+                (0..order as u32)
+                    .find(|y| candidate.monoid.mul(x, *y) != candidate.monoid.mul(*y, x))
+                    .map(|y| (x, y, 0))
+            })
+            .or_else(|| associativity_failure(&candidate.monoid));
+        let (endpoints_differ, chain) = if let Some((x, y, z)) = law {
+            // (xy)z and x(yz) (or xy and yx, z = 1) differ in some context
+            // c; chains from rep(x) + rep(y) + rep(z) + c to each.
+            let m = &candidate.monoid;
+            let (u, v) = if z == 0 && m.mul(x, y) != m.mul(y, x) {
+                (m.mul(x, y), m.mul(y, x))
+            } else {
+                (m.mul(m.mul(x, y), z), m.mul(x, m.mul(y, z)))
+            };
+            let (ru, rv) = (
+                table.rows[&table.reps[u as usize]].clone(),
+                table.rows[&table.reps[v as usize]].clone(),
+            );
+            let ci = (0..ru.len())
+                .find(|i| ru[*i] != rv[*i])
+                .expect("distinct rows");
+            let c = table.contexts[ci].clone();
+            let start = plus(
+                &plus(
+                    &plus(&words[x as usize], &words[y as usize]),
+                    &words[z as usize],
+                ),
+                &c,
+            );
+            // Chain to u: read x, y, z in turn.
+            sums.push(start.clone());
+            let all: Sum = [
+                words[x as usize].clone(),
+                words[y as usize].clone(),
+                words[z as usize].clone(),
+            ]
+            .concat();
+            consume(&mut sums, &mut links, 0, &all, &c);
+            let truth = oracle.is_p(&start)?;
+            if truth != ru[ci] {
+                (true, (sums, links))
+            } else {
+                // Chain to v: y then z (to yz, in the context x + c), then
+                // x, then yz's word.
+                let (mut sums, mut links) = (vec![start], Vec::new());
+                let xc = plus(&words[x as usize], &c);
+                let yz_all: Sum = [words[y as usize].clone(), words[z as usize].clone()].concat();
+                let yz = consume(&mut sums, &mut links, 0, &yz_all, &xc);
+                // rep(yz) + x + c: now read x from yz... by commutativity
+                // of sums, rep(yz) + word(x) + c; read x's word.
+                let after_x = consume(&mut sums, &mut links, yz, &words[x as usize], &c);
+                debug_assert_eq!(after_x, m.mul(yz, x));
+                let _ = after_x;
+                // m.mul(yz, x) may differ from v = m.mul(x, yz): then the
+                // commutativity of the table fails there, a smaller case.
+                (
+                    truth != table.rows[&table.reps[m.mul(yz, x) as usize]][ci],
+                    (sums, links),
+                )
+            }
+        } else {
+            let verdict = verify(rules, &candidate, n)?;
+            let Some(failure) = verdict else {
+                *reps = table.reps.clone();
+                *contexts = table.contexts.clone();
+                return Ok(Learned {
+                    monoid: candidate.monoid,
+                    heap_map: candidate.heap_map,
+                });
+            };
+            let mu = Rules::weight(&failure);
+            if oracle.trusted.as_ref().is_none_or(|(_, best)| mu > *best) {
+                oracle.trusted = Some((
+                    Proved {
+                        monoid: candidate.monoid.clone(),
+                        heap_map: candidate.heap_map.clone(),
+                    },
+                    mu,
+                ));
+            }
+            // From the failing sum to the candidate's element of it: each
+            // heap h is replaced by its element's word, which is read.
+            let mut s = 0u32;
+            sums.push(plus(&failure, &[]));
+            for (i, h) in failure.iter().enumerate() {
+                let rest: Sum = plus(&failure[i + 1..], &[]);
+                let e = candidate.heap_map[*h as usize];
+                // rep(s) + h + rest -> rep(s) + word(e) + rest.
+                sums.push(plus(
+                    &plus(&table.reps[s as usize], &words[e as usize]),
+                    &rest,
+                ));
+                links.push(plus(&table.reps[s as usize], &rest));
+                s = consume(&mut sums, &mut links, s, &words[e as usize], &rest);
+            }
+            (true, (sums, links))
+        };
+        let (sums, links) = chain;
+        // The outcome flips somewhere along the chain: binary search.
+        let (mut lo, mut hi) = (0, sums.len() - 1);
+        let a0 = oracle.is_p(&sums[lo])?;
+        let ak = oracle.is_p(&sums[hi])?;
+        if !endpoints_differ || a0 == ak {
+            return Err(Error::invalid(
+                "misère quotient: a failing candidate's chain does not flip (an internal error)",
+            ));
+        }
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if oracle.is_p(&sums[mid])? == a0 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let context = links[lo].clone();
+        if table.contexts.contains(&context) {
+            return Err(Error::invalid(
+                "misère quotient: learning made no progress (an internal error)",
+            ));
+        }
+        table.contexts.push(context);
+    }
+}
+
+/// The first (x, y, z) with (xy)z != x(yz).
+fn associativity_failure(m: &Monoid) -> Option<(u32, u32, u32)> {
+    let n = m.order() as u32;
+    for x in 0..n {
+        for y in 0..n {
+            let xy = m.mul(x, y);
+            for z in 0..n {
+                if m.mul(xy, z) != m.mul(x, m.mul(y, z)) {
+                    return Some((x, y, z));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The proof of the module's documentation: None when `candidate` answers
+/// every sum of heaps 1..=n correctly, else a lightest sum it answers
+/// wrongly (its heaps in the order they were added).
+pub fn verify(rules: &Rules, candidate: &Proved, n: u32) -> Result<Option<Sum>> {
+    let m = &candidate.monoid;
+    let order = m.order();
+    let words = order.div_ceil(64);
+    // inv[y] = {z : y·z ∈ P}, as bits.
+    let mut inv = vec![0u64; order * words];
+    for y in 0..order {
+        for z in 0..order {
+            if m.p[m.mul(y as u32, z as u32) as usize] {
+                inv[y * words + z / 64] |= 1 << (z % 64);
+            }
+        }
+    }
+    // Heaps that act alike are one letter: (element, option elements).
+    let mut letters: Vec<(u32, u32, Vec<u32>)> = Vec::new(); // (heap, element, options)
+    for h in 1..=n {
+        let options = &rules.options[h as usize];
+        if options.is_empty() {
+            continue;
+        }
+        let mut images: Vec<u32> = options.iter().map(|o| candidate.element(o)).collect();
+        images.sort_unstable();
+        images.dedup();
+        let x = candidate.heap_map[h as usize];
+        if !letters.iter().any(|(_, e, o)| *e == x && *o == images) {
+            letters.push((h, x, images));
+        }
+    }
+    type State = (u32, Vec<u64>, bool);
+    let mut ids: HashMap<State, usize> = HashMap::new();
+    let mut parent: Vec<(usize, u32)> = Vec::new();
+    let mut states: Vec<State> = Vec::new();
+    let mut queue: BinaryHeap<std::cmp::Reverse<(u64, usize)>> = BinaryHeap::new();
+    let start: State = (0, vec![0; words], false);
+    ids.insert(start.clone(), 0);
+    states.push(start);
+    parent.push((usize::MAX, 0));
+    queue.push(std::cmp::Reverse((0, 0)));
+    let mut done = vec![false];
+    let mut dist = vec![0u64];
+    const MAX_STATES: usize = 20_000_000;
+    while let Some(std::cmp::Reverse((mu, id))) = queue.pop() {
+        if done[id] {
+            continue;
+        }
+        done[id] = true;
+        let (x, u, moves) = states[id].clone();
+        let has_p_option = u[0] & 1 == 1;
+        if m.p[x as usize] != (moves && !has_p_option) {
+            let mut sum = Vec::new();
+            let mut at = id;
+            while parent[at].0 != usize::MAX {
+                sum.push(parent[at].1);
+                at = parent[at].0;
+            }
+            sum.reverse();
+            return Ok(Some(sum));
+        }
+        for (h, e, images) in &letters {
+            // {z : e·z ∈ U} ∪ ⋃_o inv[x·o].
+            let mut next_u = vec![0u64; words];
+            for z in 0..order {
+                let ez = m.mul(*e, z as u32) as usize;
+                if u[ez / 64] >> (ez % 64) & 1 == 1 {
+                    next_u[z / 64] |= 1 << (z % 64);
+                }
+            }
+            for o in images {
+                let y = m.mul(x, *o) as usize;
+                for w in 0..words {
+                    next_u[w] |= inv[y * words + w];
+                }
+            }
+            let next: State = (m.mul(x, *e), next_u, true);
+            let next_mu = mu + 2 * *h as u64 - 1;
+            let next_id = match ids.get(&next) {
+                Some(i) => *i,
+                None => {
+                    if states.len() >= MAX_STATES {
+                        return Err(Error::TooLarge(format!(
+                            "proving the misère quotient of heaps up to {n} needs more than {MAX_STATES} states"
+                        )));
+                    }
+                    let i = states.len();
+                    ids.insert(next.clone(), i);
+                    states.push(next);
+                    parent.push((id, *h));
+                    done.push(false);
+                    dist.push(next_mu);
+                    queue.push(std::cmp::Reverse((next_mu, i)));
+                    continue;
+                }
+            };
+            if !done[next_id] && next_mu < dist[next_id] {
+                // A lighter way to reach it: Dijkstra's update.
+                dist[next_id] = next_mu;
+                parent[next_id] = (id, *h);
+                queue.push(std::cmp::Reverse((next_mu, next_id)));
+            }
+        }
+    }
+    Ok(None)
+}

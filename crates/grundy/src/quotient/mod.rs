@@ -1,0 +1,711 @@
+//! Misère quotients (Plambeck and Siegel): the commutative monoid of the
+//! misère-indistinguishability classes of sums of heaps 0..=N of one game,
+//! with its P-portion. A sum of heaps is a misère P-position exactly when the
+//! product of its heaps' elements lies in the P-portion, so one table answers
+//! sums of any number of heaps at once.
+//!
+//! T. E. Plambeck, "Taming the wild in impartial combinatorial games",
+//! Integers 5 (2005) G05; T. E. Plambeck and A. N. Siegel, "Misère quotients
+//! for impartial games", J. Combin. Theory Ser. A 115 (2008) 593–622.
+//!
+//! The quotient is built heap by heap: for heaps up to n it is learned from
+//! exact outcomes and proved for every sum by a finite check
+//! ([`learn`]'s documentation says how), then reduced and presented.
+
+pub mod learn;
+pub mod monoid;
+
+use crate::error::{Error, Result};
+use crate::family::Family;
+use learn::{Proved, Rules, Sum};
+use monoid::{generator_name, monomial, presentation, Monoid};
+
+/// The largest heap a quotient is built to.
+pub const MAX_HEAP: u32 = 10_000;
+
+/// A misère quotient, as `grundy quotient` prints it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Quotient {
+    /// The game's spec.
+    pub game: String,
+    /// The largest heap: the quotient is of sums of heaps 0..=max_heap.
+    pub max_heap: u32,
+    /// The monoid and its P-portion; element 0 is the identity, and the
+    /// elements are in the order of their normal forms.
+    pub monoid: Monoid,
+    /// Each element's name: its normal form in the generators (`1`, `a`,
+    /// `b^2`, `ab`, ...).
+    pub elements: Vec<String>,
+    /// The heap each generator a, b, c, ... is the element of.
+    pub generators: Vec<u32>,
+    /// The relations, as `a^2 = 1`.
+    pub relations: Vec<String>,
+    /// The element of each heap 0..=max_heap.
+    pub heap_map: Vec<u32>,
+    /// `Some(k)` when the quotient is tame: that of misère Nim with heaps
+    /// below 2^k (`T_k`).
+    pub tame: Option<u32>,
+    /// The heap at which the presentation last changed.
+    pub changed_at: u32,
+    /// (heap n, order, P-portion size) of the quotient of heaps up to n,
+    /// for each n.
+    pub history: Vec<[u64; 3]>,
+}
+
+impl Quotient {
+    /// The element of a sum of heaps (each at most `max_heap`).
+    pub fn element(&self, heaps: &[u64]) -> Result<u32> {
+        let mut x = 0;
+        for h in heaps {
+            if *h > self.max_heap as u64 {
+                return Err(Error::invalid(format!(
+                    "heap {h} is beyond the quotient, which is of heaps up to {}",
+                    self.max_heap
+                )));
+            }
+            x = self.monoid.mul(x, self.heap_map[*h as usize]);
+        }
+        Ok(x)
+    }
+
+    /// Whether a sum of heaps is a misère P-position (the player to move
+    /// loses).
+    pub fn is_p(&self, heaps: &[u64]) -> Result<bool> {
+        Ok(self.monoid.p[self.element(heaps)? as usize])
+    }
+
+    /// The P-portion, as element indices.
+    pub fn p_portion(&self) -> Vec<u32> {
+        (0..self.monoid.order() as u32)
+            .filter(|x| self.monoid.p[*x as usize])
+            .collect()
+    }
+
+    /// The presentation in the papers' notation: `<a, b | a^2 = 1, ...>`.
+    pub fn presentation(&self) -> String {
+        let gens: Vec<String> = (0..self.generators.len()).map(generator_name).collect();
+        if gens.is_empty() {
+            return "<  >  (the trivial monoid)".into();
+        }
+        format!("<{} | {}>", gens.join(", "), self.relations.join(", "))
+    }
+
+    /// `grundy quotient --json`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let n = self.monoid.order();
+        let table: Vec<Vec<u32>> = (0..n)
+            .map(|x| {
+                (0..n)
+                    .map(|y| self.monoid.mul(x as u32, y as u32))
+                    .collect()
+            })
+            .collect();
+        serde_json::json!({
+            "game": self.game,
+            "max_heap": self.max_heap,
+            "order": n,
+            "p_size": self.p_portion().len(),
+            "tame": self.tame.is_some(),
+            "tame_name": self.tame.map(|k| format!("T_{k}")),
+            "presentation": self.presentation(),
+            "generators": self.generators.iter().enumerate().map(|(i, h)| {
+                serde_json::json!({"name": generator_name(i), "heap": h})
+            }).collect::<Vec<_>>(),
+            "relations": self.relations,
+            "elements": self.elements,
+            "identity": 0,
+            "table": table,
+            "p_portion": self.p_portion(),
+            "heap_map": self.heap_map,
+            "changed_at": self.changed_at,
+            "history": self.history.iter().map(|[h, o, p]| {
+                serde_json::json!({"max_heap": h, "order": o, "p_size": p})
+            }).collect::<Vec<_>>(),
+        })
+    }
+
+    /// The text of `grundy quotient`.
+    pub fn to_text(&self) -> String {
+        let mut lines = vec![format!(
+            "misère quotient of {} with heaps up to {}: order {}, P-portion {} ({})",
+            self.game,
+            self.max_heap,
+            self.monoid.order(),
+            self.p_portion().len(),
+            match self.tame {
+                Some(k) => format!("tame: T_{k}"),
+                None => "wild".into(),
+            }
+        )];
+        lines.push(format!("presentation: {}", self.presentation()));
+        let gens: Vec<String> = self
+            .generators
+            .iter()
+            .enumerate()
+            .map(|(i, h)| format!("{} = heap {h}", generator_name(i)))
+            .collect();
+        if !gens.is_empty() {
+            lines.push(format!("generators: {}", gens.join(", ")));
+        }
+        let p: Vec<&str> = self
+            .p_portion()
+            .iter()
+            .map(|x| self.elements[*x as usize].as_str())
+            .collect();
+        lines.push(format!("P-portion: {}", p.join(", ")));
+        let map: Vec<String> = self
+            .heap_map
+            .iter()
+            .enumerate()
+            .map(|(h, x)| format!("{h}:{}", self.elements[*x as usize]))
+            .collect();
+        lines.push(format!("heaps: {}", map.join(" ")));
+        lines.push(format!(
+            "the presentation last changed at heap {}",
+            self.changed_at
+        ));
+        lines.join("\n") + "\n"
+    }
+}
+
+/// The options of heaps 1..=max_heap of a heap game, as sums of smaller
+/// heaps (heaps with no move left out).
+fn rules(family: &mut dyn Family, max_heap: u32) -> Result<Rules> {
+    let game = family.spec();
+    if !family.is_heap_game() {
+        return Err(Error::invalid(format!(
+            "{game}: misère quotients are of heap games (octal, hexadecimal, subtraction, powers, scripts whose positions are heaps)"
+        )));
+    }
+    let mut options: Vec<Vec<Sum>> = vec![Vec::new(); max_heap as usize + 1];
+    for h in 1..=max_heap {
+        let position = family.heap_position(h as u64)?;
+        let mut list = Vec::new();
+        for m in family.moves(&position)? {
+            if matches!(m.value, crate::nimber::Value::Infinite(_)) {
+                return Err(Error::invalid(format!(
+                    "{game}: heap {h} can be drawn; misère quotients need games that end"
+                )));
+            }
+            let mut parts: Sum = Vec::new();
+            for p in &m.to {
+                let part = p.as_u64().ok_or_else(|| {
+                    Error::invalid(format!(
+                        "{game}: a move from heap {h} leaves {p}, not a heap"
+                    ))
+                })?;
+                if part == 0 {
+                    continue;
+                }
+                if part > h as u64 {
+                    return Err(Error::invalid(format!(
+                        "{game}: a move from heap {h} leaves a heap of {part}; misère quotients need heaps that only shrink"
+                    )));
+                }
+                parts.push(part as u32);
+            }
+            // Parts with no move are nothing; a move must lower the weight.
+            parts.retain(|p| !options[*p as usize].is_empty());
+            parts.sort_unstable();
+            if Rules::weight(&parts) >= 2 * h as u64 - 1 {
+                return Err(Error::invalid(format!(
+                    "{game}: a move from heap {h} leaves heaps {parts:?} as large as it; misère quotients need heaps that only shrink"
+                )));
+            }
+            list.push(parts);
+        }
+        list.sort();
+        list.dedup();
+        options[h as usize] = list;
+    }
+    Ok(Rules { options })
+}
+
+/// How a quotient is built: bounds and the long-run hooks.
+pub struct Limits {
+    /// The most elements a quotient may have.
+    pub max_order: usize,
+    /// The most sums the exact outcome search may remember.
+    pub max_states: usize,
+}
+
+/// The misère quotient of `family`'s heaps 0..=max_heap, built heap by heap.
+/// `progress(n, max_heap)` is called as heaps are done; `interrupted` stops
+/// the construction, with the quotient of the heaps finished so far.
+pub fn build(
+    family: &mut dyn Family,
+    max_heap: u32,
+    limits: &Limits,
+    progress: &mut dyn FnMut(u64, u64),
+    interrupted: &dyn Fn() -> bool,
+) -> Result<Quotient> {
+    if max_heap > MAX_HEAP {
+        return Err(Error::invalid(format!(
+            "--max-heap {max_heap}: quotients are built up to heap {MAX_HEAP}"
+        )));
+    }
+    let game = family.spec();
+    let rules = rules(family, max_heap)?;
+    let mut proved = Proved {
+        monoid: Monoid::trivial(),
+        heap_map: vec![0],
+    };
+    let (mut reps, mut contexts) = (Vec::new(), Vec::new());
+    let mut history: Vec<[u64; 3]> = vec![[0, 1, 0]];
+    let mut last_presentation = (Vec::<String>::new(), 0usize);
+    let mut changed_at = 0;
+    let mut done = 0;
+    for n in 1..=max_heap {
+        progress(n as u64 - 1, max_heap as u64);
+        if interrupted() {
+            break;
+        }
+        // A heap that acts as an element already there leaves the quotient
+        // as it is (Plambeck-Siegel's "conservative extension"): try each
+        // element with the heap's own outcome, and keep the first the proof
+        // accepts (in a reduced quotient at most one can be right).
+        if let Some(extended) = conservative(&rules, &proved, n)? {
+            proved = extended;
+            let p_size = proved.monoid.p.iter().filter(|p| **p).count();
+            history.push([n as u64, proved.monoid.order() as u64, p_size as u64]);
+            done = n;
+            continue;
+        }
+        let learned = learn::learn(
+            &rules,
+            &proved,
+            n,
+            &mut reps,
+            &mut contexts,
+            limits.max_order,
+            limits.max_states,
+            &mut || Ok(()),
+        )
+        .map_err(|e| match e {
+            Error::TooLarge(why) | Error::Invalid(why) => Error::TooLarge(format!(
+                "{game}: {why}; the quotient of heaps up to {} has order {} (grundy quotient {game} --max-heap {})",
+                n - 1,
+                proved.monoid.order(),
+                n - 1
+            )),
+            Error::Budget { limit } => Error::TooLarge(format!(
+                "{game}: the outcome search needed more than {limit} sums (--max-states) at heap {n}; the quotient of heaps up to {} has order {}",
+                n - 1,
+                proved.monoid.order()
+            )),
+            other => other,
+        })?;
+        proved = Proved {
+            monoid: learned.monoid,
+            heap_map: learned.heap_map,
+        };
+        let (gens, relations) = present(&proved);
+        let p_size = proved.monoid.p.iter().filter(|p| **p).count();
+        history.push([n as u64, proved.monoid.order() as u64, p_size as u64]);
+        if (relations.clone(), gens.len()) != last_presentation {
+            changed_at = n;
+            last_presentation = (relations, gens.len());
+        }
+        done = n;
+    }
+    progress(done as u64, max_heap as u64);
+    // The monoid laws and reducedness, checked on the table itself.
+    if let Some(why) = proved.monoid.law_failure() {
+        return Err(Error::invalid(format!(
+            "{game}: the quotient's table breaks the monoid laws ({why}): an internal error"
+        )));
+    }
+    if !proved.monoid.is_reduced(&proved.heap_map) {
+        return Err(Error::invalid(format!(
+            "{game}: the quotient has two indistinguishable elements: an internal error"
+        )));
+    }
+    finish(game, done, proved, changed_at, history, true)
+}
+
+/// The quotient of heaps below n, with heap n mapped to an element already
+/// there, when the proof accepts one.
+fn conservative(rules: &Rules, proved: &Proved, n: u32) -> Result<Option<Proved>> {
+    let options = &rules.options[n as usize];
+    let element = |sum: &[u32]| {
+        sum.iter()
+            .fold(0, |x, h| proved.monoid.mul(x, proved.heap_map[*h as usize]))
+    };
+    let is_p = !options.is_empty()
+        && options
+            .iter()
+            .all(|o| !proved.monoid.p[element(o) as usize]);
+    for x in 0..proved.monoid.order() as u32 {
+        if options.is_empty() && x != 0 {
+            break;
+        }
+        if proved.monoid.p[x as usize] != is_p && !options.is_empty() {
+            continue;
+        }
+        let mut heap_map = proved.heap_map.clone();
+        heap_map.push(x);
+        let candidate = Proved {
+            monoid: proved.monoid.clone(),
+            heap_map,
+        };
+        if learn::verify(rules, &candidate, n)?.is_none() {
+            return Ok(Some(candidate));
+        }
+    }
+    Ok(None)
+}
+
+/// The generators (heaps whose element the earlier heaps do not generate)
+/// and the relations between them.
+fn present(proved: &Proved) -> (Vec<u32>, Vec<String>) {
+    let (gens, _) = generators(proved);
+    let elements: Vec<u32> = gens.iter().map(|h| proved.heap_map[*h as usize]).collect();
+    let p = presentation(&proved.monoid, &elements);
+    let relations = p
+        .relations
+        .iter()
+        .map(|(l, r)| format!("{} = {}", monomial(l), monomial(r)))
+        .collect();
+    (gens, relations)
+}
+
+/// Heaps that generate the monoid, in heap order, and the submonoid each
+/// prefix generates.
+fn generators(proved: &Proved) -> (Vec<u32>, Vec<bool>) {
+    let m = &proved.monoid;
+    let mut inside = vec![false; m.order()];
+    inside[0] = true;
+    let mut gens = Vec::new();
+    for (h, x) in proved.heap_map.iter().enumerate().skip(1) {
+        if inside[*x as usize] {
+            continue;
+        }
+        gens.push(h as u32);
+        // Close the submonoid under the new generator.
+        let mut frontier: Vec<u32> = (0..m.order() as u32)
+            .filter(|y| inside[*y as usize])
+            .collect();
+        while let Some(y) = frontier.pop() {
+            let z = m.mul(y, *x);
+            if !inside[z as usize] {
+                inside[z as usize] = true;
+                frontier.push(z);
+                // Products with every element already inside.
+                for w in 0..m.order() as u32 {
+                    if inside[w as usize] {
+                        let v = m.mul(z, w);
+                        if !inside[v as usize] {
+                            inside[v as usize] = true;
+                            frontier.push(v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    (gens, inside)
+}
+
+fn finish(
+    game: String,
+    max_heap: u32,
+    proved: Proved,
+    changed_at: u32,
+    history: Vec<[u64; 3]>,
+    check_tame: bool,
+) -> Result<Quotient> {
+    let gens = generators(&proved).0;
+    let elements: Vec<u32> = gens.iter().map(|h| proved.heap_map[*h as usize]).collect();
+    let p = presentation(&proved.monoid, &elements);
+    // Elements in the order of their normal forms: by degree, then by
+    // exponents from the first generator.
+    let mut order: Vec<u32> = (0..proved.monoid.order() as u32).collect();
+    let key = |x: &u32| {
+        let nf = &p.normal[*x as usize];
+        (
+            nf.iter().sum::<u32>(),
+            nf.iter().map(|e| u32::MAX - e).collect::<Vec<_>>(),
+        )
+    };
+    order.sort_by_key(key);
+    let monoid = proved.monoid.renumbered(&order);
+    let mut new_of = vec![0u32; order.len()];
+    for (i, old) in order.iter().enumerate() {
+        new_of[*old as usize] = i as u32;
+    }
+    let names = order
+        .iter()
+        .map(|x| monomial(&p.normal[*x as usize]))
+        .collect();
+    let heap_map = proved
+        .heap_map
+        .iter()
+        .map(|x| new_of[*x as usize])
+        .collect();
+    let relations = p
+        .relations
+        .iter()
+        .map(|(l, r)| format!("{} = {}", monomial(l), monomial(r)))
+        .collect();
+    let mut quotient = Quotient {
+        game,
+        max_heap,
+        monoid,
+        elements: names,
+        generators: gens,
+        relations,
+        heap_map,
+        tame: None,
+        changed_at,
+        history,
+    };
+    if check_tame {
+        quotient.tame = tame_index(&quotient);
+    }
+    Ok(quotient)
+}
+
+/// `Some(k)` when the quotient is isomorphic (with its P-portion) to T_k,
+/// the quotient of misère Nim with heaps below 2^k.
+fn tame_index(q: &Quotient) -> Option<u32> {
+    for k in 0..=4u32 {
+        let t = nim_quotient((1u32 << k) - 1);
+        if t.monoid.order() == q.monoid.order()
+            && t.p_portion().len() == q.p_portion().len()
+            && isomorphic(&q.monoid, &q.generators_elements(), &t.monoid)
+        {
+            return Some(k);
+        }
+        if t.monoid.order() > q.monoid.order() {
+            break;
+        }
+    }
+    None
+}
+
+impl Quotient {
+    fn generators_elements(&self) -> Vec<u32> {
+        self.generators
+            .iter()
+            .map(|h| self.heap_map[*h as usize])
+            .collect()
+    }
+}
+
+/// The quotient of misère Nim with heaps 0..=max (small max only).
+fn nim_quotient(max: u32) -> Quotient {
+    let options: Vec<Vec<Sum>> = (0..=max)
+        .map(|h| {
+            (0..h)
+                .map(|k| if k == 0 { vec![] } else { vec![k] })
+                .collect()
+        })
+        .collect();
+    let rules = Rules { options };
+    let mut proved = Proved {
+        monoid: Monoid::trivial(),
+        heap_map: vec![0],
+    };
+    let (mut reps, mut contexts) = (Vec::new(), Vec::new());
+    for n in 1..=max {
+        let learned = learn::learn(
+            &rules,
+            &proved,
+            n,
+            &mut reps,
+            &mut contexts,
+            1 << 12,
+            1 << 22,
+            &mut || Ok(()),
+        )
+        .expect("misère Nim's quotients are small");
+        proved = Proved {
+            monoid: learned.monoid,
+            heap_map: learned.heap_map,
+        };
+    }
+    finish("nim".into(), max, proved, 0, Vec::new(), false).expect("a quotient")
+}
+
+/// Whether (a, P) generated by `gens` is isomorphic to (b, P): a search for
+/// images of the generators that respect every product and the P-portion.
+fn isomorphic(a: &Monoid, gens: &[u32], b: &Monoid) -> bool {
+    let p = presentation(a, gens);
+    let n = a.order();
+    // Each element of a as its normal form; the image of a monomial in b.
+    fn image(b: &Monoid, images: &[u32], mono: &[u32]) -> u32 {
+        let mut x = 0;
+        for (g, e) in mono.iter().enumerate() {
+            for _ in 0..*e {
+                x = b.mul(x, images[g]);
+            }
+        }
+        x
+    }
+    let mut images = vec![0u32; gens.len()];
+    fn search(
+        a: &Monoid,
+        b: &Monoid,
+        p: &monoid::Presentation,
+        images: &mut Vec<u32>,
+        g: usize,
+        n: usize,
+    ) -> bool {
+        if g == images.len() {
+            let map: Vec<u32> = (0..n).map(|x| image(b, images, &p.normal[x])).collect();
+            let mut seen = vec![false; b.order()];
+            for (x, y) in map.iter().enumerate() {
+                if seen[*y as usize] || a.p[x] != b.p[*y as usize] {
+                    return false;
+                }
+                seen[*y as usize] = true;
+            }
+            return (0..n).all(|x| {
+                (0..n).all(|y| map[a.mul(x as u32, y as u32) as usize] == b.mul(map[x], map[y]))
+            });
+        }
+        for candidate in 0..b.order() as u32 {
+            images[g] = candidate;
+            if search(a, b, p, images, g + 1, n) {
+                return true;
+            }
+        }
+        false
+    }
+    if gens.len() > 6 {
+        return false;
+    }
+    search(a, b, &p, &mut images, 0, n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    fn quotient(game: &str, max_heap: u32) -> Quotient {
+        let mut family = crate::spec::parse_game(game, Default::default()).unwrap();
+        let limits = Limits {
+            max_order: 5000,
+            max_states: 5_000_000,
+        };
+        build(family.as_mut(), max_heap, &limits, &mut |_, _| {}, &|| {
+            false
+        })
+        .unwrap()
+    }
+
+    /// Misère outcome of a sum of heaps by plain search over whole sums,
+    /// from the family's moves: true when the player to move loses.
+    fn brute_p(family: &mut dyn Family, sum: Vec<u64>, memo: &mut HashMap<Vec<u64>, bool>) -> bool {
+        if let Some(p) = memo.get(&sum) {
+            return *p;
+        }
+        let mut any_move = false;
+        let mut p = true;
+        for (i, h) in sum.iter().enumerate() {
+            let position = family.heap_position(*h).unwrap();
+            for m in family.moves(&position).unwrap() {
+                any_move = true;
+                let mut next: Vec<u64> = sum[..i].iter().chain(&sum[i + 1..]).copied().collect();
+                next.extend(m.to.iter().map(|p| p.as_u64().unwrap()).filter(|h| *h > 0));
+                next.sort_unstable();
+                if brute_p(family, next, memo) {
+                    p = false;
+                }
+            }
+        }
+        let p = any_move && p;
+        memo.insert(sum, p);
+        p
+    }
+
+    #[test]
+    fn misere_nim_is_tame() {
+        // Misère Nim: heaps {0, 1} give T_1, heaps up to 3 give T_2 =
+        // <a, b | a^2 = 1, b^3 = b>, P = {a, b^2}, and heaps up to 7 an order
+        // of 10 (Plambeck and Siegel's tame quotients T_n).
+        let t1 = quotient("nim", 1);
+        assert_eq!(
+            (t1.monoid.order(), t1.p_portion().len(), t1.tame),
+            (2, 1, Some(1))
+        );
+        let t2 = quotient("nim", 3);
+        assert_eq!(
+            (t2.monoid.order(), t2.p_portion().len(), t2.tame),
+            (6, 2, Some(2))
+        );
+        assert_eq!(t2.presentation(), "<a, b | a^2 = 1, b^3 = b>");
+        let t3 = quotient("nim", 7);
+        assert_eq!(
+            (t3.monoid.order(), t3.p_portion().len(), t3.tame),
+            (10, 2, Some(3))
+        );
+    }
+
+    #[test]
+    fn published_quotients() {
+        // 0.75: R_8 = <a, b, c | a^2 = 1, b^3 = b, bc = ab, c^2 = b^2>, P =
+        // {a, b^2}, the one quotient of order 8 (Plambeck and Siegel, JCTA
+        // 2008; Siegel, "The structure and classification of misère
+        // quotients", arXiv math/0703070, shows it is unique).
+        let q = quotient("0.75", 16);
+        assert_eq!((q.monoid.order(), q.p_portion().len()), (8, 2));
+        let mut relations = q.relations.clone();
+        relations.sort();
+        assert_eq!(relations, ["a^2 = 1", "b^3 = b", "bc = ab", "c^2 = b^2"]);
+        // Dawson's Kayles (0.07) and Kayles (0.77): the orders and P-portion
+        // sizes at the heaps where MisereSolver (A. Siegel) reports the
+        // quotient growing (0.07: 4: 6/2, 10: 12/3, 14: 24/5; 0.77: 2: 6/2,
+        // 5: 12/3, 9: 18/6, 12: 24/8).
+        for (game, max, order, p) in [
+            ("0.07", 9, 6, 2),
+            ("0.07", 10, 12, 3),
+            ("0.07", 14, 24, 5),
+            ("0.77", 4, 6, 2),
+            ("0.77", 5, 12, 3),
+            ("0.77", 9, 18, 6),
+            ("0.77", 12, 24, 8),
+        ] {
+            let q = quotient(game, max);
+            assert_eq!(
+                (q.monoid.order(), q.p_portion().len()),
+                (order, p),
+                "{game} up to {max}"
+            );
+        }
+    }
+
+    #[test]
+    fn tame_games_agree_with_genus_theory() {
+        // 0.31 and 0.52 are tame: their quotients are T_n.
+        for game in ["0.31", "0.52", "sub:1,2"] {
+            let q = quotient(game, 12);
+            assert!(q.tame.is_some(), "{game}: {}", q.to_text());
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// The quotient's answer is the brute-force misère outcome, for
+        /// random octal codes, on random sums of up to 6 heaps.
+        #[test]
+        fn quotients_agree_with_search(
+            d1 in 0u32..8, d2 in 1u32..8, max in 3u32..8,
+            sums in proptest::collection::vec(proptest::collection::vec(0u64..8, 0..7), 20),
+        ) {
+            let game = format!("0.{d1}{d2}");
+            let q = quotient(&game, max);
+            prop_assert_eq!(q.monoid.law_failure(), None);
+            let mut family = crate::spec::parse_game(&game, Default::default()).unwrap();
+            let mut memo = HashMap::new();
+            for sum in sums {
+                let mut sum: Vec<u64> = sum.into_iter().map(|h| h % (max as u64 + 1)).filter(|h| *h > 0).collect();
+                sum.sort_unstable();
+                let p = brute_p(family.as_mut(), sum.clone(), &mut memo);
+                prop_assert_eq!(q.is_p(&sum).unwrap(), p, "{} {:?}", game, sum);
+            }
+        }
+    }
+}
