@@ -568,8 +568,30 @@ mod tests {
         // A large heap is answered at once.
         let a = misere("0.3 900 + sub:1,2 800");
         assert_eq!(a.method, "genus");
-        // Kayles (0.77) is wild: search.
-        assert_eq!(misere("0.77 5 4 3").method, "search");
+        // Kayles (0.77) is wild: its misère quotient answers.
+        assert_eq!(misere("0.77 5 4 3").method, "quotient");
+        // Two wild games in one sum: search.
+        assert_eq!(misere("0.77 5 4 + 0.07 6").method, "search");
+    }
+
+    #[test]
+    fn the_quotient_answers_as_search_does_with_every_winning_move() {
+        for text in [
+            "kayles 1 2 3 4 5 6 7",
+            "kayles 3 3 5 8",
+            "dawson 4 5 9 10 3",
+            "dawson 2 6 7",
+            "0.75 5 6 7 1",
+        ] {
+            let mut sum = crate::spec::parse_sum(&args(text), Default::default()).unwrap();
+            let quotient = by_quotient(&mut sum, 1000)
+                .unwrap()
+                .expect("one wild heap game");
+            let mut sum = crate::spec::parse_sum(&args(text), Default::default()).unwrap();
+            let search = by_search(&mut sum, 1000, 10_000_000).unwrap();
+            assert_eq!(quotient.winner, search.winner, "{text}");
+            assert_eq!(sorted_moves(&quotient), sorted_moves(&search), "{text}");
+        }
     }
 
     #[test]
