@@ -240,6 +240,12 @@ fn every_endpoint_answers_as_the_command_line() {
         .output()
         .unwrap();
     assert_eq!(code["cpp"], String::from_utf8(cpp.stdout).unwrap());
+    // The misère quotient, as `grundy quotient --json`.
+    let quotient = server.post("/api/quotient", json!({"game": "0.75", "max_heap": 12}));
+    assert_eq!(
+        quotient,
+        cli_json(&["quotient", "0.75", "--max-heap", "12", "--json"])
+    );
     // A sum of two heap games: proven, as the CLI says.
     let mut sum = server.post("/api/pattern", json!({"game": "sub:1,2 + sub:1,3"}));
     sum.as_object_mut().unwrap().remove("code");
@@ -498,6 +504,12 @@ fn bad_requests_get_one_clear_error() {
             r#"{"game": "sub:1 + sub:2 + sub:3"}"#,
             "a sum of two heap games",
         ),
+        (
+            "/api/quotient",
+            r#"{"game": "0.07", "max_heap": 1000}"#,
+            "beyond the server's quotients",
+        ),
+        ("/api/quotient", r#"{"game": "knight:8"}"#, "heap games"),
         (
             "/api/jobs",
             r#"{"kind": "census", "game": "0.07", "to": 5}"#,

@@ -331,6 +331,39 @@ fn pattern(
     ))
 }
 
+/// `grundy.quotient`: the misère quotient's `--json` object as text.
+#[pyfunction]
+#[pyo3(signature = (game, max_heap, max_order, max_states, progress=None))]
+fn quotient(
+    py: Python<'_>,
+    game: &str,
+    max_heap: u32,
+    max_order: usize,
+    max_states: usize,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let spec = game.to_string();
+    let found = run_worker(py, progress, move |counters, interrupted| {
+        let mut family = spec::parse_game(&spec, settings(max_states))?;
+        let counters = counters.clone();
+        let flag = interrupted.clone();
+        grundy::quotient::build(
+            family.as_mut(),
+            max_heap,
+            &grundy::quotient::Limits {
+                max_order,
+                max_states,
+            },
+            &mut |done, total| {
+                counters.total.store(total, Ordering::Relaxed);
+                counters.done.store(done, Ordering::Relaxed);
+            },
+            &|| flag.load(Ordering::Relaxed),
+        )
+    })?;
+    Ok(found.to_json().to_string())
+}
+
 /// `grundy.table`: the board of values of a grid or bar game, rows first, as
 /// a 2-D numpy array.
 #[pyfunction]
@@ -799,6 +832,7 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(period, m)?)?;
     m.add_function(wrap_pyfunction!(table, m)?)?;
     m.add_function(wrap_pyfunction!(pattern, m)?)?;
+    m.add_function(wrap_pyfunction!(quotient, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_spec, m)?)?;
     m.add_function(wrap_pyfunction!(nim_mul, m)?)?;

@@ -496,3 +496,28 @@ def test_pattern_and_its_code_run():
         p.code("java")
     with pytest.raises(ValueError):
         grundy.pattern("sub:")
+
+
+def test_misere_quotient():
+    q = grundy.quotient("0.75", max_heap=12)
+    assert (q.order, q.p_size) == (8, 2)
+    assert q.table.shape == (8, 8)
+    assert sorted(q.relations) == ["a^2 = 1", "b^3 = b", "bc = ab", "c^2 = b^2"]
+    assert [q.elements[x] for x in q.p_portion] == ["a", "b^2"]
+    assert q.outcome([1]) == "P" and q.outcome([]) == "N"
+    # Every outcome from the table is the one grundy.value finds.
+    for heaps in ([5, 6], [1, 2, 3], [4, 4, 7], [9, 10, 11, 12]):
+        r = grundy.value("0.75 " + " ".join(map(str, heaps)), misere=True)
+        assert (r.winner == "second") == (q.outcome(heaps) == "P"), heaps
+    assert "Cayley" not in q._repr_html_() and "<table>" in q._repr_html_()
+    assert "order=8" in repr(q)
+    kayles = grundy.value("kayles 1 2 3 4 5 6 7 8", misere=True)
+    assert kayles.method == "quotient"
+    with pytest.raises(ValueError, match="beyond the quotient"):
+        q.outcome([13])
+    with pytest.raises(ValueError, match="heap games"):
+        grundy.quotient("knight:8")
+    with pytest.raises(ValueError):
+        grundy.quotient("0.07", max_heap=-1)
+    with pytest.raises(TypeError):
+        grundy.quotient(grundy.Game)

@@ -67,6 +67,7 @@ pub fn routes(server: Arc<Server>) -> Router {
         .route("/api/period", post(period))
         .route("/api/table", post(table))
         .route("/api/pattern", post(pattern))
+        .route("/api/quotient", post(quotient))
         .merge(crate::jobs::routes())
         .route("/api/{*rest}", axum::routing::any(unknown))
         .method_not_allowed_fallback(wrong_method)
@@ -464,6 +465,55 @@ async fn pattern(State(server): State<Arc<Server>>, body: Body) -> Answer {
                 "rust": code(&found, Language::Rust).ok(),
             });
             Ok(Json(object))
+        })
+        .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct QuotientRequest {
+    game: String,
+    max_heap: Option<u32>,
+    #[serde(default)]
+    files: Files,
+}
+
+/// The largest heap the server builds a misère quotient to, and the largest
+/// quotient it builds.
+const QUOTIENT_MAX_HEAP: u32 = 64;
+const QUOTIENT_MAX_ORDER: usize = 4096;
+
+/// `grundy quotient --json`.
+async fn quotient(State(server): State<Arc<Server>>, body: Body) -> Answer {
+    let request: QuotientRequest = read(body, server.limits.max_body)?;
+    let max_heap = request.max_heap.unwrap_or(20);
+    if max_heap > QUOTIENT_MAX_HEAP {
+        return Err(ApiError::bad(format!(
+            "max_heap {max_heap} is beyond the server's quotients (heaps up to {QUOTIENT_MAX_HEAP}); use `grundy quotient` for more"
+        )));
+    }
+    let worker = server.clone();
+    server
+        .run(move |budget| {
+            let mut family = parse_family(&request.game, worker.settings(), &request.files, budget)?;
+            let stop = budget.stop.clone();
+            let found = grundy::quotient::build(
+                family.as_mut(),
+                max_heap,
+                &grundy::quotient::Limits {
+                    max_order: QUOTIENT_MAX_ORDER,
+                    max_states: worker.settings().max_states,
+                },
+                &mut |_, _| {},
+                &move || stop.load(std::sync::atomic::Ordering::Relaxed),
+            )?;
+            if found.max_heap < max_heap {
+                return Err(ApiError::bad(format!(
+                    "the quotient took too long: heaps up to {} were done; use `grundy quotient` for more",
+                    found.max_heap
+                )));
+            }
+            Ok(Json(found.to_json()))
         })
         .await
 }

@@ -4,6 +4,7 @@ import {
   api, el, t, errorBox, checkbox, setParams, gamesHelp, moveText, showValue,
   bigValue, nimSumWork, winnerText, link, keepArrows,
 } from './app.js';
+import { quotientView } from './quotient.js';
 
 export function render(root, params) {
   const input = el('input', {
@@ -91,6 +92,7 @@ export function render(root, params) {
         el('p', {}, el('strong', { text: t('analyse.method') + ' ' }), el('code', { text: r.method })),
         el('p', { class: 'explain', text: t('misere.' + r.method, {}) })));
       if (r.components.some((c) => c.genus)) parts.push(el('p', { class: 'explain small', text: t('misere.genusNotation') }));
+      if (r.method === 'quotient') parts.push(quotientPanel(r));
     } else {
       const values = r.components.map((c) => bigValue(c.grundy));
       const narrow = values.every((v) => v !== null && v < (1n << 64n));
@@ -121,6 +123,19 @@ export function render(root, params) {
     parts.push(el('p', { class: 'actions' },
       link('play', { sum, misere: isMisere ? '1' : '' }, t('analyse.playIt'), { class: 'button' })));
     return parts;
+  }
+
+  /** The quotient that answered: its presentation and heap map, fetched. */
+  function quotientPanel(r) {
+    const game = r.components[0].game;
+    const max = Math.max(...r.components.map((c) => Number(c.position)));
+    const box = el('div', { class: 'quotient-used card', testid: 'quotient-used' },
+      el('p', { class: 'muted', text: t('common.computing') }));
+    api('/api/quotient', { game, max_heap: max })
+      .then((q) => box.replaceChildren(el('h2', { text: t('quotient.used') }), ...quotientView(q, { table: false }),
+        el('p', {}, link('quotient', { game, max: String(max) }, t('quotient.open'), { class: 'button', testid: 'quotient-open' }))))
+      .catch((e) => box.replaceChildren(errorBox(e)));
+    return box;
   }
 
   function moveList(moves, games, sum, testid) {

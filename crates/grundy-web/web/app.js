@@ -8,7 +8,7 @@ const LANG_KEY = 'grundy.lang';
 const FILES_KEY = 'grundy.files';
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-export const PAGES = ['analyse', 'explain', 'sequence', 'boards', 'play', 'owngame'];
+export const PAGES = ['analyse', 'explain', 'sequence', 'boards', 'quotient', 'play', 'owngame'];
 
 // ---------------------------------------------------------------- strings
 
@@ -395,6 +395,7 @@ const loaders = {
   explain: () => import('./explain.js'),
   sequence: () => import('./sequence.js'),
   boards: () => import('./boards.js'),
+  quotient: () => import('./quotient.js'),
   play: () => import('./play.js'),
   owngame: () => import('./owngame.js'),
 };

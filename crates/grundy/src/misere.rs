@@ -117,17 +117,35 @@ pub fn by_quotient(sum: &mut Sum, max_moves: usize) -> Result<Option<MisereAnaly
         }
     }
     let max_heap = *heaps.iter().max().expect("components") as u32;
-    let limits = crate::quotient::Limits {
-        max_order: 4096,
-        max_states: 2_000_000,
+    // Built quotients are kept for the process (a game played move after
+    // move asks for the same one each turn), as are games too big for one;
+    // scripts are left out, as one name can hold different rules.
+    type Cache =
+        std::sync::Mutex<HashMap<(String, u32), Option<std::sync::Arc<crate::quotient::Quotient>>>>;
+    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let cacheable = !spec.starts_with("script:");
+    let key = (spec.clone(), max_heap);
+    let cached = cacheable
+        .then(|| cache.lock().ok().and_then(|c| c.get(&key).cloned()))
+        .flatten();
+    let quotient = match cached {
+        Some(None) => return Ok(None),
+        Some(Some(q)) => q,
+        None => {
+            let built = build_quotient(sum, first.family, max_heap)?.map(std::sync::Arc::new);
+            if let (true, Ok(mut c)) = (cacheable, cache.lock()) {
+                if c.len() > 64 {
+                    c.clear();
+                }
+                c.insert(key, built.clone());
+            }
+            match built {
+                Some(q) => q,
+                None => return Ok(None),
+            }
+        }
     };
-    let family = sum.family_mut(first.family);
-    let quotient =
-        match crate::quotient::build(family, max_heap, &limits, &mut |_, _| {}, &|| false) {
-            Ok(q) => q,
-            Err(Error::TooLarge(_)) | Err(Error::Budget { .. }) => return Ok(None),
-            Err(e) => return Err(e),
-        };
     let m = &quotient.monoid;
     let elements: Vec<u32> = heaps
         .iter()
@@ -174,6 +192,34 @@ pub fn by_quotient(sum: &mut Sum, max_moves: usize) -> Result<Option<MisereAnaly
         method: "quotient",
         genera: vec![],
     }))
+}
+
+/// The quotient of heaps up to `max_heap` of the sum's family `family`, or
+/// None when it is too large to build.
+fn build_quotient(
+    sum: &mut Sum,
+    family: usize,
+    max_heap: u32,
+) -> Result<Option<crate::quotient::Quotient>> {
+    let limits = crate::quotient::Limits {
+        max_order: 4096,
+        max_states: 2_000_000,
+    };
+    let stop = sum.stop_flag();
+    let stopped = move || {
+        stop.as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+    };
+    let family = sum.family_mut(family);
+    match crate::quotient::build(family, max_heap, &limits, &mut |_, _| {}, &stopped) {
+        Ok(q) if q.max_heap == max_heap => Ok(Some(q)),
+        Ok(q) => Err(Error::Interrupted(format!(
+            "interrupted while building the misère quotient (heaps up to {} were done)",
+            q.max_heap
+        ))),
+        Err(Error::TooLarge(_)) | Err(Error::Budget { .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// Misère analysis by search over the whole sum.

@@ -138,6 +138,11 @@ impl Sum {
         };
     }
 
+    /// The flag of [`Sum::watch`], if any: set when work on the sum must stop.
+    pub fn stop_flag(&self) -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+        self.watch.stop.clone()
+    }
+
     /// Starts the clock of a search over the whole sum.
     pub fn search_started(&mut self) {
         self.watch.pace = Some(crate::family::Pace::start());

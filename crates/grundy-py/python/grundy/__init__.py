@@ -41,10 +41,12 @@ __all__ = [
     "Value",
     "Period",
     "Pattern",
+    "Quotient",
     "value",
     "seq",
     "period",
     "pattern",
+    "quotient",
     "table",
     "games",
     "nim_add",
@@ -363,6 +365,107 @@ def pattern(
         if bar is not None:
             bar.close()
     return Pattern(json.loads(data), {"cpp": cpp, "python": python, "rust": rust})
+
+
+class Quotient:
+    """The misère quotient of a heap game (``grundy quotient``), from
+    :func:`quotient`: a commutative monoid with a P-portion such that a sum
+    of heaps is a misère P-position exactly when the product of its heaps'
+    elements lies in the P-portion.
+
+    ``table`` is the multiplication table as a numpy array (``table[i, j]``
+    is the index of i·j; element 0 is the identity), ``p_portion`` the
+    P-portion's indices, ``heap_map`` the element of each heap 0..max_heap,
+    ``elements`` the elements' names (normal forms), and ``order``,
+    ``presentation``, ``relations``, ``generators``, ``tame``,
+    ``changed_at`` as in ``grundy quotient --json`` (:meth:`to_dict`)."""
+
+    def __init__(self, data: Dict[str, Any]):
+        import numpy as np
+
+        self._data = data
+        for key, value in data.items():
+            if key != "table":
+                setattr(self, key, value)
+        self.table = np.array(data["table"], dtype=np.uint32).reshape(data["order"], data["order"])
+        self._p = set(data["p_portion"])
+
+    def element(self, heaps: Sequence[int]) -> int:
+        """The element of a sum of heaps (each at most ``max_heap``)."""
+        x = 0
+        for h in heaps:
+            h = int(h)
+            if h < 0 or h > self.max_heap:
+                raise ValueError(f"heap {h} is beyond the quotient, which is of heaps 0 to {self.max_heap}")
+            x = int(self.table[x, self.heap_map[h]])
+        return x
+
+    def outcome(self, heaps: Sequence[int]) -> str:
+        """``"P"`` when the sum of these heaps is a misère P-position (the
+        player to move loses), else ``"N"``."""
+        return "P" if self.element(heaps) in self._p else "N"
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The same object as ``grundy quotient --json``."""
+        return dict(self._data)
+
+    def to_json(self, **kwargs: Any) -> str:
+        return json.dumps(self._data, **kwargs)
+
+    def __repr__(self) -> str:
+        return (
+            f"Quotient(game={self.game!r}, max_heap={self.max_heap}, order={self.order}, "
+            f"p_size={self.p_size}, presentation={self.presentation!r})"
+        )
+
+    def _repr_html_(self) -> str:
+        import html
+
+        shown = min(self.order, 48)
+        names = [html.escape(n) for n in self.elements]
+
+        def cell(i: int, j: int) -> str:
+            x = int(self.table[i, j])
+            style = ' style="background:#fde2b8;font-weight:bold"' if x in self._p else ""
+            return f"<td{style}>{names[x]}</td>"
+
+        head = "".join(f"<th>{names[j]}</th>" for j in range(shown))
+        rows = "".join(
+            f"<tr><th>{names[i]}</th>" + "".join(cell(i, j) for j in range(shown)) + "</tr>"
+            for i in range(shown)
+        )
+        heaps = " ".join(f"{h}:{names[x]}" for h, x in enumerate(self.heap_map))
+        more = f"<p>(the first {shown} of {self.order} elements)</p>" if shown < self.order else ""
+        kind = f"tame: {self.tame_name}" if self.tame else "wild"
+        return (
+            f"<p><b>misère quotient of {html.escape(self.game)}</b>, heaps 0 to {self.max_heap}: "
+            f"order {self.order}, P-portion {self.p_size} ({kind})</p>"
+            f"<p>{html.escape(self.presentation)}</p><p>heaps: {heaps}</p>"
+            f"<table><tr><th>·</th>{head}</tr>{rows}</table>{more}"
+            "<p>P-portion shaded.</p>"
+        )
+
+
+def quotient(
+    game: str,
+    max_heap: int = 20,
+    *,
+    max_order: int = 20000,
+    max_states: int = DEFAULT_MAX_STATES,
+    progress: bool = False,
+) -> Quotient:
+    """The misère quotient of a heap game with heaps 0 to ``max_heap``
+    (``grundy quotient``)."""
+    _spec_only(game, "quotient", "a misère quotient is of a heap game given by its spec, like '0.07'")
+    if int(max_heap) < 0:
+        raise ValueError(f"max_heap {max_heap}: a heap is at least 0")
+    update, bar = _progress_bar(progress, game)
+    try:
+        data = _grundy.quotient(game, int(max_heap), int(max_order), max_states, update)
+    finally:
+        if bar is not None:
+            bar.close()
+    return Quotient(json.loads(data))
 
 
 GameLike = Union[str, Game]

@@ -279,9 +279,18 @@ pub fn build(
             &mut contexts,
             limits.max_order,
             limits.max_states,
-            &mut || Ok(()),
-        )
-        .map_err(|e| match e {
+            &mut || {
+                if interrupted() {
+                    Err(Error::Interrupted(String::new()))
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        if let Err(Error::Interrupted(_)) = learned {
+            break;
+        }
+        let learned = learned.map_err(|e| match e {
             Error::TooLarge(why) | Error::Invalid(why) => Error::TooLarge(format!(
                 "{game}: {why}; the quotient of heaps up to {} has order {} (grundy quotient {game} --max-heap {})",
                 n - 1,
