@@ -179,7 +179,9 @@ pub struct Learned {
 
 /// Extends a quotient proved for heaps below `n` to heaps up to `n`. The
 /// representatives and contexts of the previous step are a good start, and
-/// are updated. `check` is called between rounds (progress, interruption).
+/// are updated. `trusted` is a candidate known to answer every sum lighter
+/// than its weight correctly, if any. `check` is called between rounds
+/// (progress, interruption).
 ///
 /// Representatives are built a heap at a time (each is an earlier one plus
 /// a heap, its *access word*), and `step[x][h]` is the element whose row
@@ -195,6 +197,7 @@ pub fn learn(
     rules: &Rules,
     below: &Proved,
     n: u32,
+    trusted: Option<(Proved, u64)>,
     reps: &mut Vec<Sum>,
     contexts: &mut Vec<Sum>,
     max_order: usize,
@@ -205,7 +208,7 @@ pub fn learn(
         rules,
         below,
         newest: n,
-        trusted: None,
+        trusted,
         memo: HashMap::new(),
         max_states,
     };
@@ -488,7 +491,9 @@ pub fn verify(rules: &Rules, candidate: &Proved, n: u32) -> Result<Option<Sum>> 
     queue.push(std::cmp::Reverse((0, 0)));
     let mut done = vec![false];
     let mut dist = vec![0u64];
-    const MAX_STATES: usize = 20_000_000;
+    // Each state holds its set U as `words` words, twice (the list and the
+    // index): at most about 2 GB of them, and the memory budget watched.
+    let max_states = (20_000_000usize).min((1usize << 28) / (2 * words + 4));
     while let Some(std::cmp::Reverse((mu, id))) = queue.pop() {
         if done[id] {
             continue;
@@ -526,10 +531,13 @@ pub fn verify(rules: &Rules, candidate: &Proved, n: u32) -> Result<Option<Sum>> 
             let next_id = match ids.get(&next) {
                 Some(i) => *i,
                 None => {
-                    if states.len() >= MAX_STATES {
+                    if states.len() >= max_states {
                         return Err(Error::TooLarge(format!(
-                            "proving the misère quotient of heaps up to {n} needs more than {MAX_STATES} states"
+                            "proving the misère quotient of heaps up to {n} needs more than {max_states} states"
                         )));
+                    }
+                    if states.len().is_multiple_of(4096) {
+                        crate::memory::check(states.len())?;
                     }
                     let i = states.len();
                     ids.insert(next.clone(), i);
