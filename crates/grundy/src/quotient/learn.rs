@@ -186,7 +186,7 @@ pub struct Learned {
 /// Representatives are built a heap at a time (each is an earlier one plus
 /// a heap, its *access word*), and `step[x][h]` is the element whose row
 /// representative x plus heap h has. A candidate's product x·y reads y's
-/// access word from x, a heap's element is step[1][h]. When a candidate
+/// access word from x, a heap's element is `step[0][h]` (element 0 is the identity). When a candidate
 /// fails (the monoid laws, or the proof), a *chain* of sums leads from a
 /// sum it answers wrongly to the candidate's answer, each link replacing
 /// part of a sum by another with the same row; where the outcome flips, the
