@@ -49,23 +49,6 @@ impl Rules {
     pub fn weight(sum: &[u32]) -> u64 {
         sum.iter().map(|h| 2 * *h as u64 - 1).sum()
     }
-
-    /// The options of a sum, each sorted.
-    fn sum_options(&self, sum: &[u32]) -> Vec<Sum> {
-        let mut out = Vec::new();
-        for (i, h) in sum.iter().enumerate() {
-            if i > 0 && sum[i - 1] == *h {
-                continue;
-            }
-            for o in &self.options[*h as usize] {
-                let mut next: Sum = sum[..i].iter().chain(&sum[i + 1..]).copied().collect();
-                next.extend(o);
-                next.sort_unstable();
-                out.push(next);
-            }
-        }
-        out
-    }
 }
 
 /// A quotient proved for the sums of heaps 1..=n: what the oracle trusts.
@@ -91,7 +74,7 @@ struct Oracle<'a> {
     newest: u32,
     /// A candidate and the weight below which it is known to be right.
     trusted: Option<(Proved, u64)>,
-    memo: HashMap<Sum, bool>,
+    memo: rustc_hash::FxHashMap<Sum, bool>,
     max_states: usize,
 }
 
@@ -119,17 +102,33 @@ impl Oracle<'_> {
                 limit: self.max_states,
             });
         }
+        // P exactly when there is a move and no option is P: options are
+        // made one at a time, and the first P option ends the look.
+        let rules = self.rules;
+        let mut any = false;
         let mut p = true;
-        let options = self.rules.sum_options(sum);
-        if options.is_empty() {
-            p = false;
-        }
-        for o in options {
-            if self.is_p(&o)? {
-                p = false;
-                break;
+        let mut next: Sum = Vec::with_capacity(sum.len() + 2);
+        'all: for (i, h) in sum.iter().enumerate() {
+            if i > 0 && sum[i - 1] == *h {
+                continue;
+            }
+            for o in &rules.options[*h as usize] {
+                any = true;
+                next.clear();
+                next.extend_from_slice(&sum[..i]);
+                next.extend_from_slice(&sum[i + 1..]);
+                next.extend_from_slice(o);
+                next.sort_unstable();
+                let option = std::mem::take(&mut next);
+                let option_p = self.is_p(&option)?;
+                next = option;
+                if option_p {
+                    p = false;
+                    break 'all;
+                }
             }
         }
+        let p = any && p;
         self.memo.insert(sum.to_vec(), p);
         Ok(p)
     }
@@ -209,7 +208,7 @@ pub fn learn(
         below,
         newest: n,
         trusted,
-        memo: HashMap::new(),
+        memo: Default::default(),
         max_states,
     };
     let letters: Vec<u32> = (1..=n)
