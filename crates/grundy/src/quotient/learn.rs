@@ -76,6 +76,8 @@ struct Oracle<'a> {
     trusted: Option<(Proved, u64)>,
     memo: rustc_hash::FxHashMap<Sum, bool>,
     max_states: usize,
+    /// Called now and then: an error stops the search (Ctrl-C).
+    check: &'a mut dyn FnMut() -> Result<()>,
 }
 
 impl Oracle<'_> {
@@ -96,6 +98,9 @@ impl Oracle<'_> {
         }
         if let Some(p) = self.memo.get(sum) {
             return Ok(*p);
+        }
+        if self.memo.len() % 65_536 == 65_535 {
+            (self.check)()?;
         }
         if self.memo.len() >= self.max_states {
             return Err(Error::Budget {
@@ -210,6 +215,7 @@ pub fn learn(
         trusted,
         memo: Default::default(),
         max_states,
+        check,
     };
     let letters: Vec<u32> = (1..=n)
         .filter(|h| !rules.options[*h as usize].is_empty())
@@ -225,7 +231,7 @@ pub fn learn(
     // Representatives are rebuilt each round (their rows are remembered).
     reps.clear();
     loop {
-        check()?;
+        (oracle.check)()?;
         // Representatives: the empty sum, then closure under adding heaps,
         // lightest first; access[x] = (parent, heap).
         let mut seen: HashMap<Vec<bool>, u32> = HashMap::new();

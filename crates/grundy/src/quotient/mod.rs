@@ -723,6 +723,25 @@ mod tests {
     }
 
     #[test]
+    fn an_interrupted_construction_keeps_the_heaps_finished() {
+        let mut family = crate::spec::parse_game("kayles", Default::default()).unwrap();
+        let limits = Limits {
+            max_order: 5000,
+            max_states: 5_000_000,
+        };
+        let done = std::cell::Cell::new(0u64);
+        let q = build(
+            family.as_mut(),
+            20,
+            &limits,
+            &mut |n, _| done.set(n),
+            &|| done.get() >= 9,
+        )
+        .unwrap();
+        assert_eq!((q.max_heap, q.monoid.order()), (9, 18));
+    }
+
+    #[test]
     fn tame_quotients_answer_as_genus_theory_does() {
         // Sums of tame games are answered by genus theory; their quotient
         // must give the same outcome on every sum tried.
