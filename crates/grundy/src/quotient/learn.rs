@@ -182,10 +182,11 @@ pub struct Learned {
 }
 
 /// Extends a quotient proved for heaps below `n` to heaps up to `n`. The
-/// representatives and contexts of the previous step are a good start, and
-/// are updated. `trusted` is a candidate known to answer every sum lighter
-/// than its weight correctly, if any. `check` is called between rounds
-/// (progress, interruption).
+/// contexts of the previous step are a good start, and are updated
+/// (representatives are rebuilt each round; their rows are remembered).
+/// `trusted` is a candidate known to answer every sum lighter than its
+/// weight correctly, if any. `check` is called now and then (progress,
+/// interruption).
 ///
 /// Representatives are built a heap at a time (each is an earlier one plus
 /// a heap, its *access word*), and `step[x][h]` is the element whose row
@@ -202,7 +203,6 @@ pub fn learn(
     below: &Proved,
     n: u32,
     trusted: Option<(Proved, u64)>,
-    reps: &mut Vec<Sum>,
     contexts: &mut Vec<Sum>,
     max_order: usize,
     max_states: usize,
@@ -228,8 +228,6 @@ pub fn learn(
     if table.contexts.is_empty() {
         table.contexts.push(Vec::new());
     }
-    // Representatives are rebuilt each round (their rows are remembered).
-    reps.clear();
     loop {
         (oracle.check)()?;
         // Representatives: the empty sum, then closure under adding heaps,
@@ -375,7 +373,6 @@ pub fn learn(
         } else {
             let verdict = verify(rules, &candidate, n)?;
             let Some(failure) = verdict else {
-                *reps = table.reps.clone();
                 *contexts = table.contexts.clone();
                 return Ok(Learned {
                     monoid: candidate.monoid,

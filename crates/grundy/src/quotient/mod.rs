@@ -257,7 +257,7 @@ pub fn build(
         monoid: Monoid::trivial(),
         heap_map: vec![0],
     };
-    let (mut reps, mut contexts) = (Vec::new(), Vec::new());
+    let mut contexts = Vec::new();
     let mut history: Vec<[u64; 3]> = vec![[0, 1, 0]];
     let mut last_presentation = (Vec::<String>::new(), 0usize);
     let mut changed_at = 0;
@@ -286,7 +286,6 @@ pub fn build(
             &proved,
             n,
             trusted,
-            &mut reps,
             &mut contexts,
             limits.max_order,
             limits.max_states,
@@ -541,14 +540,13 @@ fn nim_quotient(max: u32) -> Quotient {
         monoid: Monoid::trivial(),
         heap_map: vec![0],
     };
-    let (mut reps, mut contexts) = (Vec::new(), Vec::new());
+    let mut contexts = Vec::new();
     for n in 1..=max {
         let learned = learn::learn(
             &rules,
             &proved,
             n,
             None,
-            &mut reps,
             &mut contexts,
             1 << 12,
             1 << 22,
