@@ -345,8 +345,8 @@ fn quotient(
     let spec = game.to_string();
     let found = run_worker(py, progress, move |counters, interrupted| {
         let mut family = spec::parse_game(&spec, settings(max_states))?;
-        let counters = counters.clone();
-        let flag = interrupted.clone();
+        let mut run = long_run(counters, interrupted);
+        let flag = run.interrupted.clone();
         grundy::quotient::build(
             family.as_mut(),
             max_heap,
@@ -354,10 +354,7 @@ fn quotient(
                 max_order,
                 max_states,
             },
-            &mut |done, total| {
-                counters.total.store(total, Ordering::Relaxed);
-                counters.done.store(done, Ordering::Relaxed);
-            },
+            &mut run.progress,
             &|| flag.load(Ordering::Relaxed),
         )
     })?;

@@ -156,12 +156,16 @@ pub fn by_quotient(sum: &mut Sum, max_moves: usize) -> Result<Option<MisereAnaly
     let mut winning_moves = Vec::new();
     let mut truncated = false;
     if wins {
+        // The product of every component but one: the products before it
+        // times those after it (no inverses to divide by).
+        let mut after_of = vec![0u32; elements.len() + 1];
+        for i in (0..elements.len()).rev() {
+            after_of[i] = m.mul(elements[i], after_of[i + 1]);
+        }
+        let mut before = 0u32;
         'all: for (index, c) in components.iter().enumerate() {
-            let others = elements
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| *i != index)
-                .fold(0, |x, (_, e)| m.mul(x, *e));
+            let others = m.mul(before, after_of[index + 1]);
+            before = m.mul(before, elements[index]);
             for mv in sum.family_mut(c.family).moves(&c.position)? {
                 let mut after = others;
                 for part in &mv.to {

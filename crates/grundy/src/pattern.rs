@@ -620,8 +620,7 @@ fn find_sum(a: &mut dyn Family, b: &mut dyn Family, max: u64, outcome: bool) -> 
         let table: Vec<Vec<u64>> = (0..rows)
             .map(|r| (0..cols).map(|c| value(r, c)).collect())
             .collect();
-        let symmetric =
-            rows == cols && (0..rows).all(|r| (0..cols).all(|c| value(r, c) == value(c, r)));
+        let symmetric = is_symmetric(&table);
         return Ok(Pattern {
             game,
             outcome,
@@ -900,8 +899,7 @@ pub fn find_2d(rows: &[Vec<u64>]) -> Kind {
         } = &mut kind
         {
             *e = exceptions;
-            *symmetric = height == width
-                && (0..height).all(|r| (0..width).all(|c| rows[r][c] == rows[c][r]));
+            *symmetric = is_symmetric(rows);
         }
         return kind;
     }
@@ -927,14 +925,13 @@ fn find_rows(rows: &[Vec<u64>]) -> Kind {
 }
 
 fn find_2d_exact(rows: &[Vec<u64>]) -> Kind {
-    let (height, width) = (rows.len(), rows[0].len());
+    let width = rows[0].len();
     let column = |c: usize| rows.iter().map(|r| r[c]).collect::<Vec<_>>();
     let columns: Vec<Vec<u64>> = (0..width).map(column).collect();
     let (Some((r0, pr)), Some((c0, pc))) = (periodic_lines(rows), periodic_lines(&columns)) else {
         return Kind::None;
     };
-    let symmetric =
-        height == width && (0..height).all(|r| (0..width).all(|c| rows[r][c] == rows[c][r]));
+    let symmetric = is_symmetric(rows);
     Kind::Periodic2d {
         origin: [0, 0],
         offset: [r0 as u64, c0 as u64],
@@ -946,6 +943,12 @@ fn find_2d_exact(rows: &[Vec<u64>]) -> Kind {
         symmetric,
         exceptions: Vec::new(),
     }
+}
+
+/// Whether a rectangle of values is square and equal to its transpose.
+fn is_symmetric(rows: &[Vec<u64>]) -> bool {
+    let n = rows.len();
+    rows.iter().all(|r| r.len() == n) && (0..n).all(|r| (0..r).all(|c| rows[r][c] == rows[c][r]))
 }
 
 /// The (offset, period) with line i + p equal to line i from the offset on,

@@ -253,6 +253,29 @@ pub fn build(
     }
     let game = family.spec();
     let rules = rules(family, max_heap)?;
+    let built = construct(&game, &rules, max_heap, limits, progress, interrupted)?;
+    finish(game, built, true)
+}
+
+/// What the heap-by-heap construction gives: the quotient of heaps up to
+/// `max_heap` (fewer when interrupted), the heap at which its presentation
+/// last changed, and (heap, order, P-size) for each heap.
+struct Built {
+    proved: Proved,
+    max_heap: u32,
+    changed_at: u32,
+    history: Vec<[u64; 3]>,
+}
+
+/// The construction of [`build`] on a game's rules.
+fn construct(
+    game: &str,
+    rules: &Rules,
+    max_heap: u32,
+    limits: &Limits,
+    progress: &mut dyn FnMut(u64, u64),
+    interrupted: &dyn Fn() -> bool,
+) -> Result<Built> {
     let mut proved = Proved {
         monoid: Monoid::trivial(),
         heap_map: vec![0],
@@ -271,7 +294,7 @@ pub fn build(
         // as it is (Plambeck-Siegel's "conservative extension"): try each
         // element with the heap's own outcome, and keep the first the proof
         // accepts (in a reduced quotient at most one can be right).
-        let trusted = match conservative(&rules, &proved, n)? {
+        let trusted = match conservative(rules, &proved, n)? {
             Ok(extended) => {
                 proved = extended;
                 let p_size = proved.monoid.p.iter().filter(|p| **p).count();
@@ -282,7 +305,7 @@ pub fn build(
             Err(best) => best,
         };
         let learned = learn::learn(
-            &rules,
+            rules,
             &proved,
             n,
             trusted,
@@ -300,7 +323,7 @@ pub fn build(
         if let Err(Error::Interrupted(_)) = learned {
             break;
         }
-        let learned = learned.map_err(|e| match e {
+        proved = learned.map_err(|e| match e {
             Error::TooLarge(why) | Error::Invalid(why) => Error::TooLarge(format!(
                 "{game}: {why}; the quotient of heaps up to {} has order {} (grundy quotient {game} --max-heap {})",
                 n - 1,
@@ -314,11 +337,8 @@ pub fn build(
             )),
             other => other,
         })?;
-        proved = Proved {
-            monoid: learned.monoid,
-            heap_map: learned.heap_map,
-        };
-        let (gens, relations) = present(&proved);
+        let gens = generators(&proved);
+        let relations = relations(&proved, &gens).1;
         let p_size = proved.monoid.p.iter().filter(|p| **p).count();
         history.push([n as u64, proved.monoid.order() as u64, p_size as u64]);
         if (relations.clone(), gens.len()) != last_presentation {
@@ -339,7 +359,12 @@ pub fn build(
             "{game}: the quotient has two indistinguishable elements: an internal error"
         )));
     }
-    finish(game, done, proved, changed_at, history, true)
+    Ok(Built {
+        proved,
+        max_heap: done,
+        changed_at,
+        history,
+    })
 }
 
 /// The quotient of heaps below n, with heap n mapped to an element already
@@ -354,14 +379,10 @@ fn conservative(
     n: u32,
 ) -> Result<std::result::Result<Proved, Option<(Proved, u64)>>> {
     let options = &rules.options[n as usize];
-    let element = |sum: &[u32]| {
-        sum.iter()
-            .fold(0, |x, h| proved.monoid.mul(x, proved.heap_map[*h as usize]))
-    };
     let is_p = !options.is_empty()
         && options
             .iter()
-            .all(|o| !proved.monoid.p[element(o) as usize]);
+            .all(|o| !proved.monoid.p[proved.element(o) as usize]);
     let mut best: Option<(Proved, u64)> = None;
     for x in 0..proved.monoid.order() as u32 {
         if options.is_empty() && x != 0 {
@@ -389,23 +410,22 @@ fn conservative(
     Ok(Err(best))
 }
 
-/// The generators (heaps whose element the earlier heaps do not generate)
-/// and the relations between them.
-fn present(proved: &Proved) -> (Vec<u32>, Vec<String>) {
-    let (gens, _) = generators(proved);
+/// The presentation of the quotient on the elements of the heaps `gens`,
+/// and its relations as text (`a^2 = 1`).
+fn relations(proved: &Proved, gens: &[u32]) -> (monoid::Presentation, Vec<String>) {
     let elements: Vec<u32> = gens.iter().map(|h| proved.heap_map[*h as usize]).collect();
     let p = presentation(&proved.monoid, &elements);
-    let relations = p
+    let text = p
         .relations
         .iter()
         .map(|(l, r)| format!("{} = {}", monomial(l), monomial(r)))
         .collect();
-    (gens, relations)
+    (p, text)
 }
 
-/// Heaps that generate the monoid, in heap order, and the submonoid each
-/// prefix generates.
-fn generators(proved: &Proved) -> (Vec<u32>, Vec<bool>) {
+/// Heaps that generate the monoid, in heap order: each heap whose element
+/// the earlier heaps do not generate.
+fn generators(proved: &Proved) -> Vec<u32> {
     let m = &proved.monoid;
     let mut inside = vec![false; m.order()];
     inside[0] = true;
@@ -437,20 +457,18 @@ fn generators(proved: &Proved) -> (Vec<u32>, Vec<bool>) {
             }
         }
     }
-    (gens, inside)
+    gens
 }
 
-fn finish(
-    game: String,
-    max_heap: u32,
-    proved: Proved,
-    changed_at: u32,
-    history: Vec<[u64; 3]>,
-    check_tame: bool,
-) -> Result<Quotient> {
-    let gens = generators(&proved).0;
-    let elements: Vec<u32> = gens.iter().map(|h| proved.heap_map[*h as usize]).collect();
-    let p = presentation(&proved.monoid, &elements);
+fn finish(game: String, built: Built, check_tame: bool) -> Result<Quotient> {
+    let Built {
+        proved,
+        max_heap,
+        changed_at,
+        history,
+    } = built;
+    let gens = generators(&proved);
+    let (p, relations) = relations(&proved, &gens);
     // Elements in the order of their normal forms: by degree, then by
     // exponents from the first generator.
     let mut order: Vec<u32> = (0..proved.monoid.order() as u32).collect();
@@ -476,11 +494,6 @@ fn finish(
         .iter()
         .map(|x| new_of[*x as usize])
         .collect();
-    let relations = p
-        .relations
-        .iter()
-        .map(|(l, r)| format!("{} = {}", monomial(l), monomial(r)))
-        .collect();
     let mut quotient = Quotient {
         game,
         max_heap,
@@ -502,8 +515,11 @@ fn finish(
 /// `Some(k)` when the quotient is isomorphic (with its P-portion) to T_k,
 /// the quotient of misère Nim with heaps below 2^k.
 fn tame_index(q: &Quotient) -> Option<u32> {
-    for k in 0..=4u32 {
-        let t = nim_quotient((1u32 << k) - 1);
+    // T_0 to T_4, built once per process.
+    static TAME: std::sync::OnceLock<Vec<Quotient>> = std::sync::OnceLock::new();
+    let tame = TAME.get_or_init(|| (0..=4u32).map(|k| nim_quotient((1 << k) - 1)).collect());
+    for (k, t) in tame.iter().enumerate() {
+        let k = k as u32;
         if t.monoid.order() == q.monoid.order()
             && t.p_portion().len() == q.p_portion().len()
             && isomorphic(&q.monoid, &q.generators_elements(), &t.monoid)
@@ -536,29 +552,13 @@ fn nim_quotient(max: u32) -> Quotient {
         })
         .collect();
     let rules = Rules { options };
-    let mut proved = Proved {
-        monoid: Monoid::trivial(),
-        heap_map: vec![0],
+    let limits = Limits {
+        max_order: 1 << 12,
+        max_states: 1 << 22,
     };
-    let mut contexts = Vec::new();
-    for n in 1..=max {
-        let learned = learn::learn(
-            &rules,
-            &proved,
-            n,
-            None,
-            &mut contexts,
-            1 << 12,
-            1 << 22,
-            &mut || Ok(()),
-        )
+    let built = construct("nim", &rules, max, &limits, &mut |_, _| {}, &|| false)
         .expect("misère Nim's quotients are small");
-        proved = Proved {
-            monoid: learned.monoid,
-            heap_map: learned.heap_map,
-        };
-    }
-    finish("nim".into(), max, proved, 0, Vec::new(), false).expect("a quotient")
+    finish("nim".into(), built, false).expect("a quotient")
 }
 
 /// Whether (a, P) generated by `gens` is isomorphic to (b, P): a search for

@@ -4,6 +4,17 @@
 
 use std::collections::HashMap;
 
+/// A monoid law a table breaks, with the elements that show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Law {
+    /// 0·x or x·0 is not x.
+    Identity(u32),
+    /// x·y != y·x.
+    Commutative(u32, u32),
+    /// (x·y)·z != x·(y·z).
+    Associative(u32, u32, u32),
+}
+
 /// A finite commutative monoid with a P-portion. Element 0 is the identity.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Monoid {
@@ -39,13 +50,24 @@ impl Monoid {
         if self.table.len() != (n * n) as usize || self.table.iter().any(|v| *v >= n) {
             return Some("the table is not n x n with entries below n".into());
         }
+        self.broken_law().map(|law| match law {
+            Law::Identity(x) => format!("element 0 is not an identity for {x}"),
+            Law::Commutative(x, y) => format!("{x}·{y} != {y}·{x}"),
+            Law::Associative(x, y, z) => format!("({x}·{y})·{z} != {x}·({y}·{z})"),
+        })
+    }
+
+    /// The first law the table breaks, in this order: element 0 an
+    /// identity, commutativity, associativity.
+    pub fn broken_law(&self) -> Option<Law> {
+        let n = self.order() as u32;
         for x in 0..n {
             if self.mul(0, x) != x || self.mul(x, 0) != x {
-                return Some(format!("element 0 is not an identity for {x}"));
+                return Some(Law::Identity(x));
             }
             for y in 0..n {
                 if self.mul(x, y) != self.mul(y, x) {
-                    return Some(format!("{x}·{y} != {y}·{x}"));
+                    return Some(Law::Commutative(x, y));
                 }
             }
         }
@@ -54,7 +76,7 @@ impl Monoid {
                 let xy = self.mul(x, y);
                 for z in 0..n {
                     if self.mul(xy, z) != self.mul(x, self.mul(y, z)) {
-                        return Some(format!("({x}·{y})·{z} != {x}·({y}·{z})"));
+                        return Some(Law::Associative(x, y, z));
                     }
                 }
             }
