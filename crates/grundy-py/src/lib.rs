@@ -16,6 +16,7 @@
 
 mod census;
 mod pygame;
+mod search;
 
 use grundy::family::{Family, LongRun, Settings};
 use grundy::nimber::Value;
@@ -36,11 +37,11 @@ use std::time::Duration;
 
 /// The stack of the worker thread (address space, not memory): searches
 /// recurse as deep as games last, as on the command line.
-const WORKER_STACK: usize = 1 << 30;
+pub(crate) const WORKER_STACK: usize = 1 << 30;
 
 /// A library error as the Python exception a user expects, with the command
 /// line's message (and its caret line under the offending character).
-fn py_error(error: Error) -> PyErr {
+pub(crate) fn py_error(error: Error) -> PyErr {
     match &error {
         Error::Interrupted(message) => PyKeyboardInterrupt::new_err(message.clone()),
         Error::Io(message) => PyOSError::new_err(message.clone()),
@@ -821,6 +822,7 @@ fn nim_inv(a: &Bound<'_, PyAny>) -> PyResult<u64> {
 fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySum>()?;
     m.add_class::<census::CensusLog>()?;
+    m.add_class::<search::SearchEngine>()?;
     m.add_function(wrap_pyfunction!(census::census_row, m)?)?;
     m.add_function(wrap_pyfunction!(census::census_pilot, m)?)?;
     m.add_function(wrap_pyfunction!(census::census_run, m)?)?;

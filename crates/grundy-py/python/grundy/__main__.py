@@ -5,6 +5,7 @@
     python -m grundy period 0.137
     python -m grundy table knight:8
     python -m grundy census octal --digits 2 [--max N] [--out FILE] [--jobs J] [--dask ADDRESS | --ray ADDRESS]
+    python -m grundy search cram 6x7 [--dask ADDRESS] [--facts FILE] [--depth D]
 """
 
 import argparse
@@ -42,9 +43,20 @@ def main(argv=None) -> int:
     where.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS (tcp://host:8786)")
     where.add_argument("--ray", metavar="ADDRESS", help="run on the Ray cluster at ADDRESS")
     c.add_argument("--zero-seconds", action="store_true", help=argparse.SUPPRESS)
+    f = sub.add_parser("search", help="the nimber of one big board (here, or on a Dask cluster)")
+    f.add_argument("game", choices=["cram", "chomp"])
+    f.add_argument("position", help="a board: 6x7, or rows of . and # joined by /")
+    f.add_argument("--dask", metavar="ADDRESS", help="search on the Dask scheduler at ADDRESS (tcp://host:8786)")
+    f.add_argument("--facts", metavar="FILE",
+                   help="keep what the search learns in FILE; the same command resumes from it")
+    f.add_argument("--depth", type=int, default=None,
+                   help="with --dask: levels the driver splits into tasks (default 2)")
+    f.add_argument("--tt-size", default="1G", help="the driver's table: bytes, or a number with K, M or G")
     args = parser.parse_args(argv)
     if args.command == "census":
         return _census(args)
+    if args.command == "search":
+        return _search(args)
     try:
         if args.command == "value":
             out = grundy.value(*args.sum, misere=args.misere, max_moves=args.max_moves).to_dict()
@@ -95,6 +107,39 @@ def _census(args) -> int:
     games = "game" if unsolved == 1 else "games"
     print(f"{len(rows)} codes: {proven} proven, {unsolved} distinct {games} unsolved within {args.max} heaps"
           + (f"; written to {args.out}" if args.out else ""), file=sys.stderr)
+    return 0
+
+
+def _size(text: str) -> int:
+    t = text.strip().upper().rstrip("BI")
+    shift = {"K": 10, "M": 20, "G": 30}.get(t[-1:], 0)
+    digits = t[:-1] if shift else t
+    if not digits.isdigit() or int(digits) == 0:
+        raise ValueError(f"{text} is not a memory size: write bytes, or a number with K, M or G (512M)")
+    return int(digits) << shift
+
+
+def _search(args) -> int:
+    from . import search
+
+    try:
+        tt = _size(args.tt_size)
+        if args.dask:
+            depth = search.DEFAULT_DEPTH if args.depth is None else args.depth
+            out = search.run_dask(args.game, args.position, args.dask, facts=args.facts,
+                                  depth=depth, tt_size=tt)
+        else:
+            if args.depth is not None:
+                raise ValueError("--depth splits a search into tasks for --dask; a search here needs none")
+            out = search.run(args.game, args.position, facts=args.facts, tt_size=tt)
+    except (ValueError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        kept = f"; what it learned is in {args.facts}: run the same command to resume" if args.facts else ""
+        print(f"error: interrupted{kept}", file=sys.stderr)
+        return 130
+    print(json.dumps(out))
     return 0
 
 

@@ -17,14 +17,14 @@ use std::path::Path;
 const MAGIC: &[u8] = b"GRUNDY-CHECKPOINT\n";
 const VERSION: u32 = 1;
 
-fn fnv1a(hash: &mut u64, bytes: &[u8]) {
+pub(crate) fn fnv1a(hash: &mut u64, bytes: &[u8]) {
     for b in bytes {
         *hash ^= *b as u64;
         *hash = hash.wrapping_mul(0x100_0000_01b3);
     }
 }
 
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// A writer that checksums what passes through it.
 struct Summing<W> {

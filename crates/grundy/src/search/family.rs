@@ -36,6 +36,15 @@ pub trait Engine {
     fn save(&mut self) -> Result<()>;
     /// Statistics.
     fn stats(&self) -> Stats;
+    /// The engine as a distributed search uses it, if it searches (an
+    /// engine that tabulates every position does not).
+    fn distributed(&mut self) -> Option<&mut dyn super::cluster::Distributed> {
+        None
+    }
+    /// Searches with `threads` threads.
+    fn set_threads(&mut self, threads: usize) {
+        let _ = threads;
+    }
 }
 
 impl<G: SearchGame> Engine for Searcher<G> {
@@ -75,6 +84,12 @@ impl<G: SearchGame> Engine for Searcher<G> {
     }
     fn stats(&self) -> Stats {
         Searcher::stats(self)
+    }
+    fn distributed(&mut self) -> Option<&mut dyn super::cluster::Distributed> {
+        Some(self)
+    }
+    fn set_threads(&mut self, threads: usize) {
+        Searcher::set_threads(self, threads)
     }
 }
 

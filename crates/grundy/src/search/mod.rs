@@ -38,6 +38,7 @@
 //! tests check this search against it on every small board.
 
 pub mod bits;
+pub mod cluster;
 pub mod family;
 pub mod table;
 
@@ -761,6 +762,7 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
     /// [`Self::examine`] without marking `c` busy.
     fn examine_alone(&mut self, c: G::Pos, want: Option<u32>) -> R<Option<u32>> {
         self.tick()?;
+
         let start = self.nodes;
         let mut options = self.take();
         self.game.options(c, &mut options);
@@ -786,6 +788,7 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
                 self.tt.prefetch(key);
                 flat.push(key);
             }
+            cancel_pairs(&mut flat, from as usize);
             ranges.push((from, flat.len() as u32, 0, 0));
             // Asked "is it k?": an option the table already knows to be k
             // answers no, and the options after it are not even split.
@@ -848,7 +851,9 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
             }
         }
         // The least value no option has is the nimber (below `want`, if
-        // asked: then "no option has k" is already known).
+        // asked: then "no option has k" is already known). The values of
+        // the options the table settles alone are read once.
+        let (reach, all_known) = self.settled_reach(flat, ranges);
         let end = want.unwrap_or(u32::MAX);
         let mut k = 0;
         while k < end {
@@ -859,7 +864,9 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
             }
             let not = self.tt.get(c).not;
             if not & (1 << k) == 0 {
-                if !self.option_test(flat, ranges, k)? {
+                let reached =
+                    reach & (1 << k) != 0 || (!all_known && self.option_test(flat, ranges, k)?);
+                if !reached {
                     self.tt.set_exact(c, k, self.nodes - start);
                     return Ok(Some(k));
                 }
@@ -869,6 +876,28 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
         }
         self.tt.set_exact(c, end, self.nodes - start);
         Ok(Some(end))
+    }
+
+    /// The values (below 32) of the options whose every component the table
+    /// knows, as bits, and whether that is every option.
+    fn settled_reach(&self, flat: &[G::Pos], ranges: &[Range]) -> (u32, bool) {
+        let (mut reach, mut all) = (0u32, true);
+        'options: for &(from, to, _, _) in ranges {
+            let mut x = 0;
+            for &part in &flat[from as usize..to as usize] {
+                match self.tt.get(part).exact {
+                    Some(v) => x ^= v,
+                    None => {
+                        all = false;
+                        continue 'options;
+                    }
+                }
+            }
+            if x < NOT_BITS {
+                reach |= 1 << x;
+            }
+        }
+        (reach, all)
     }
 
     /// [`Self::some_option_is`], traced at the root when asked.
@@ -994,6 +1023,28 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
         self.give_ranges(open);
         result
     }
+}
+
+/// Drops pairs of equal components from the sum `flat[from..]` (sorting
+/// it): a game plus itself has nimber 0.
+#[inline]
+pub(crate) fn cancel_pairs<P: Ord + Copy>(flat: &mut Vec<P>, from: usize) {
+    if flat.len() - from < 2 {
+        return;
+    }
+    flat[from..].sort_unstable();
+    let mut w = from;
+    let mut i = from;
+    while i < flat.len() {
+        if i + 1 < flat.len() && flat[i] == flat[i + 1] {
+            i += 2;
+        } else {
+            flat[w] = flat[i];
+            w += 1;
+            i += 1;
+        }
+    }
+    flat.truncate(w);
 }
 
 /// The options of a parallel step, dealt out to the threads: each option is

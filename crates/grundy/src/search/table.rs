@@ -362,6 +362,55 @@ impl<K: Bits> Table<K> {
         }
     }
 
+    /// Every entry whose work is at least 2^`min_log2` positions, as (key,
+    /// knowledge word): the facts worth sending to another process.
+    pub fn facts(&self, min_log2: u32) -> Vec<(K, u64)> {
+        let mut out = Vec::new();
+        for b in &self.buckets {
+            for i in 0..WAYS {
+                let m = b.meta[i].load(Ordering::Relaxed);
+                if m & USED != 0 && ((m >> WORK_SHIFT) & 0x7F) as u32 >= min_log2 {
+                    out.push((K::load(&b.keys[i]), m));
+                }
+            }
+        }
+        out
+    }
+
+    /// The knowledge word of `key`, if held (as [`Self::facts`] gives it).
+    pub fn fact(&self, key: K) -> Option<u64> {
+        let b = &self.buckets[self.bucket(key)];
+        (0..WAYS)
+            .map(|i| b.meta[i].load(Ordering::Relaxed))
+            .zip(b.keys.iter())
+            .find(|&(m, cell)| m & USED != 0 && K::load(cell) == key)
+            .map(|(m, _)| m)
+    }
+
+    /// Adds a fact learned elsewhere (a word from [`Self::facts`]): the
+    /// nimbers excluded add up, an exact nimber is kept, and the larger
+    /// work stays. Words without the used mark are refused.
+    pub fn merge(&self, key: K, m: u64) -> bool {
+        if m & USED == 0 || (m >> EXACT_SHIFT) & 0xFFFF > MAX_EXACT as u64 + 1 {
+            return false;
+        }
+        // The word keeps log2 of the work as the bit length: back to a count
+        // of that length.
+        let work = match ((m >> WORK_SHIFT) & 0x7F).min(64) {
+            0 => 0,
+            w => 1u64 << (w - 1),
+        };
+        let exact = (m >> EXACT_SHIFT) & 0xFFFF;
+        self.update(key, work, |old| {
+            let mut new = old | (m & NOT_MASK);
+            if exact != 0 {
+                new = (new & !(0xFFFF << EXACT_SHIFT)) | (exact << EXACT_SHIFT);
+            }
+            new
+        });
+        true
+    }
+
     /// Writes the table to `path` atomically, tagged with `spec`.
     pub fn save(&self, path: &Path, spec: &str) -> Result<()> {
         crate::heap::checkpoint::save_blob(path, TT_MAGIC, |out| {
