@@ -68,6 +68,10 @@ proptest! {
         let bytes = CramGame::<u64>::with_stride(cols, 8);
         let laid: Vec<u64> = positions.iter().map(|&p| bytes.import(p as u128)).collect();
         agree(bytes, &laid)?;
+        // And a row every 16 bits (boards up to 4 rows of 16), keyed by 16-bit operations.
+        let lanes = CramGame::<u64>::with_stride(cols, 16);
+        let laid: Vec<u64> = positions.iter().map(|&p| lanes.import(p as u128)).collect();
+        agree(lanes, &laid)?;
     }
 
     /// Random Chomp diagrams up to 5x5.

@@ -176,6 +176,16 @@ impl<B: Bits> CramGame<B> {
         (self.last_col | bottom | (bottom >> w), bottom != B::ZERO)
     }
 
+    /// The row of cell `i` (a shift when rows are a power of two apart).
+    #[inline]
+    fn row(&self, i: u32) -> u32 {
+        if self.width.is_power_of_two() {
+            i >> self.width.trailing_zeros()
+        } else {
+            i / self.width
+        }
+    }
+
     /// Cells that start a horizontal domino place (the cell to the right is free too).
     #[inline]
     fn horizontal(&self, c: B) -> B {
@@ -205,7 +215,7 @@ impl<B: Bits> SearchGame for CramGame<B> {
             return;
         }
         let w = self.width;
-        let (r0, r1) = (c.lowest() / w, (c.end() - 1) / w);
+        let (r0, r1) = (self.row(c.lowest()), self.row(c.end() - 1));
         let row_mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
         let mut used = 0u64;
         let mut x = c >> (r0 * w);
@@ -302,8 +312,13 @@ impl<B: Bits> SearchGame for CramGame<B> {
     }
 
     fn canonical(&self, c: B) -> B {
-        if self.width == 8 && B::WIDTH == 64 {
-            return B::from_u128(canonical_bytes(c.low_u64()) as u128);
+        if B::WIDTH == 64 {
+            if self.width == 8 {
+                return B::from_u128(canonical_bytes(c.low_u64()) as u128);
+            }
+            if self.width == 16 {
+                return B::from_u128(canonical_lanes(c.low_u64()) as u128);
+            }
         }
         self.canonical_general(c)
     }
@@ -313,8 +328,8 @@ impl<B: Bits> CramGame<B> {
     /// [`SearchGame::canonical`] for any layout, row by row.
     fn canonical_general(&self, c: B) -> B {
         let w = self.width;
-        let r0 = c.lowest() / w;
-        let r1 = (c.end() - 1) / w;
+        let r0 = self.row(c.lowest());
+        let r1 = self.row(c.end() - 1);
         let h = (r1 - r0 + 1) as usize;
         let row_mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
         if h > MAX_SYMMETRIC_ROWS {
@@ -336,9 +351,16 @@ impl<B: Bits> CramGame<B> {
         for row in rows.iter_mut().take(h) {
             *row >>= c0;
         }
-        let mut best = self.least_image(&rows[..h], wd);
-        // The transpose: wd rows of h cells, if that fits the board.
-        if h as u32 <= w && wd as usize <= MAX_SYMMETRIC_ROWS && wd * w <= B::WIDTH {
+        // Images with no more rows than columns when the board holds them
+        // (the transposes too when the box is square), else the others.
+        let fits = h as u32 <= w && wd as usize <= MAX_SYMMETRIC_ROWS && wd * w <= B::WIDTH;
+        let turn = fits && wd <= h as u32;
+        let mut best = if fits && wd < h as u32 {
+            B::from_u128(u128::MAX)
+        } else {
+            self.least_image(&rows[..h], wd)
+        };
+        if turn {
             let mut cols = [0u64; MAX_SYMMETRIC_ROWS];
             for (i, &r) in rows.iter().enumerate().take(h) {
                 let mut bits = r;
@@ -382,8 +404,8 @@ impl<B: Bits> CramGame<B> {
 
     fn half_turn(&self, c: B) -> Known {
         let w = self.width;
-        let r0 = c.lowest() / w;
-        let r1 = (c.end() - 1) / w;
+        let r0 = self.row(c.lowest());
+        let r1 = self.row(c.end() - 1);
         let h = r1 - r0 + 1;
         let row_mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
         let mut used = 0u64;
@@ -432,8 +454,10 @@ fn transpose8(mut x: u64) -> u64 {
     x
 }
 
-/// The least image of a region of a board laid out a row a byte, under the
-/// eight symmetries of the square (all fit: the board is at most 8x8).
+/// The least image of a region of a board laid out a row a byte, among its
+/// images under the eight symmetries of the square (all fit: the board is
+/// at most 8x8) that have no more rows than columns: four when the region's
+/// box is not square (the other four are its transposes), all eight when it is.
 #[inline]
 fn canonical_bytes(c: u64) -> u64 {
     // To the corner: rows down to byte 0, columns down to bit 0.
@@ -448,11 +472,56 @@ fn canonical_bytes(c: u64) -> u64 {
     // Each byte's bits reversed, then back to the corner.
     let mirror = |x: u64, wd: u32| x.reverse_bits().swap_bytes() >> (8 - wd);
     let flip = |x: u64, h: u32| x.swap_bytes() >> (8 * (8 - h));
-    let m = mirror(x, wd);
-    let mut best = x.min(m).min(flip(x, h)).min(flip(m, h));
-    let t = transpose8(x);
-    let tm = mirror(t, h);
-    best = best.min(t).min(tm).min(flip(t, wd)).min(flip(tm, wd));
+    let mut best = u64::MAX;
+    if h <= wd {
+        let m = mirror(x, wd);
+        best = x.min(m).min(flip(x, h)).min(flip(m, h));
+    }
+    if h >= wd {
+        let t = transpose8(x);
+        let tm = mirror(t, h);
+        best = best.min(t).min(tm).min(flip(t, wd)).min(flip(tm, wd));
+    }
+    best
+}
+
+/// [`canonical_bytes`] for boards of up to 4 rows of up to 16 cells laid out
+/// a row every 16 bits: the same images, chosen the same way. (A region
+/// with no more columns than rows has at most 4 of each, so its transpose
+/// goes through the byte layout.)
+#[inline]
+fn canonical_lanes(c: u64) -> u64 {
+    let x = c >> (c.trailing_zeros() & !15);
+    let mut cols = x | (x >> 32);
+    cols |= cols >> 16;
+    let cols = cols & 0xFFFF;
+    let x = x >> cols.trailing_zeros();
+    let wd = 64 - (cols >> cols.trailing_zeros()).leading_zeros();
+    let h = (63 - x.leading_zeros()) / 16 + 1;
+    const LOW_BYTES: u64 = 0x00FF_00FF_00FF_00FF;
+    // The four rows in reverse order.
+    let rows_reversed = |y: u64| {
+        let y = y.swap_bytes();
+        ((y >> 8) & LOW_BYTES) | ((y & LOW_BYTES) << 8)
+    };
+    let mirror = |x: u64, wd: u32| rows_reversed(x.reverse_bits()) >> (16 - wd);
+    let flip = |x: u64, h: u32| rows_reversed(x) >> (16 * (4 - h));
+    let mut best = u64::MAX;
+    if h <= wd {
+        let m = mirror(x, wd);
+        best = x.min(m).min(flip(x, h)).min(flip(m, h));
+    }
+    if h >= wd {
+        // Rows of at most 4 cells: to a byte each, transposed, and back.
+        let mut y = x & LOW_BYTES;
+        y = (y | (y >> 8)) & 0x0000_FFFF_0000_FFFF;
+        y = (y | (y >> 16)) & 0xFFFF_FFFF;
+        let mut t = transpose8(y) & 0xFFFF_FFFF;
+        t = (t | (t << 16)) & 0x0000_FFFF_0000_FFFF;
+        t = (t | (t << 8)) & LOW_BYTES;
+        let tm = mirror(t, h);
+        best = best.min(t).min(tm).min(flip(t, wd)).min(flip(tm, wd));
+    }
     best
 }
 
@@ -759,6 +828,12 @@ impl Kind for Cram {
                 CramGame::<u64>::with_stride(shape.1, 8),
                 tt_bytes,
             )?)
+        } else if shape.0 <= 4 && shape.1 <= 16 {
+            // A row every 16 bits: the same by 16-bit operations.
+            Box::new(crate::search::Searcher::new(
+                CramGame::<u64>::with_stride(shape.1, 16),
+                tt_bytes,
+            )?)
         } else if cells <= 64 && shape.1 < 64 {
             // (A row of 64 goes to u128: shifting a u64 by a whole row of
             // 64 would not be a shift.)
@@ -889,11 +964,81 @@ mod tests {
                 "{region:#x}"
             );
         }
+        // Boards of up to 4 rows a row every 16 bits: the same.
+        let lanes = CramGame::<u64>::with_stride(11, 16);
+        let general = CramGame::<u64>::new(16);
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let region = x & 0x07FF_07FF_07FF_07FF & (x >> 5);
+            if region == 0 {
+                continue;
+            }
+            assert_eq!(
+                lanes.canonical(region),
+                general.canonical_general(region),
+                "{region:#x}"
+            );
+        }
         // Layouts convert both ways.
         let g = CramGame::<u64>::with_stride(3, 8);
         let board: u128 = 0b101_110; // rows 110, 101 on a 3-wide board
         assert_eq!(g.import(board), 0b101_0000_0110);
         assert_eq!(g.export(g.import(board)), board);
+    }
+
+    #[test]
+    fn every_image_of_a_region_has_the_same_key() {
+        // Regions of a 4x4 corner, turned and mirrored cell by cell, keyed
+        // in the byte, 16-bit and general layouts.
+        fn image(cells: u16, t: u32) -> [[bool; 4]; 4] {
+            let mut out = [[false; 4]; 4];
+            for r in 0..4 {
+                for c in 0..4 {
+                    let (mut a, mut b) = (r, c);
+                    if t & 1 != 0 {
+                        b = 3 - b;
+                    }
+                    if t & 2 != 0 {
+                        a = 3 - a;
+                    }
+                    if t & 4 != 0 {
+                        std::mem::swap(&mut a, &mut b);
+                    }
+                    out[a][b] = cells >> (r * 4 + c) & 1 == 1;
+                }
+            }
+            out
+        }
+        let layouts: [(CramGame<u64>, u32); 3] = [
+            (CramGame::with_stride(4, 8), 8),
+            (CramGame::with_stride(4, 16), 16),
+            (CramGame::new(5), 5),
+        ];
+        for cells in 1..=u16::MAX {
+            for (game, stride) in &layouts {
+                let key = |grid: [[bool; 4]; 4]| {
+                    let mut p = 0u64;
+                    for (r, row) in grid.iter().enumerate() {
+                        for (c, &on) in row.iter().enumerate() {
+                            if on {
+                                p |= 1 << (r as u32 * stride + c as u32);
+                            }
+                        }
+                    }
+                    game.canonical(p)
+                };
+                let first = key(image(cells, 0));
+                for t in 1..8 {
+                    assert_eq!(
+                        key(image(cells, t)),
+                        first,
+                        "{cells:#x}, image {t}, stride {stride}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
