@@ -142,24 +142,34 @@ impl<K: Bits> Table<K> {
         self.wants_growth.load(Ordering::Relaxed)
     }
 
-    /// `buckets` empty buckets, in fresh zeroed memory that Linux is asked
-    /// to back with huge pages: the table is probed at random, and with 4 KiB
-    /// pages most probes would also miss the TLB.
+    /// `buckets` empty buckets, in memory that Linux is asked to back with
+    /// huge pages: the table is probed at random, and with 4 KiB pages most
+    /// probes would also miss the TLB. The advice comes before the memory
+    /// is first written (zeroing it), as pages are given on first touch.
     fn empty(buckets: usize) -> Vec<Bucket<K>> {
         let layout = std::alloc::Layout::array::<Bucket<K>>(buckets).expect("table size fits");
-        // SAFETY: the layout is not empty (at least one bucket); all-zero
-        // bytes are a valid empty `Bucket` (atomic integer keys and
-        // metadata), and the vector is built with the layout it was
-        // allocated with.
+        // SAFETY: the layout is not empty (at least one bucket); the memory
+        // is zeroed before use, and all-zero bytes are a valid empty
+        // `Bucket` (atomic integer keys and metadata); the vector is built
+        // with the layout it was allocated with.
         unsafe {
-            let ptr = std::alloc::alloc_zeroed(layout) as *mut Bucket<K>;
+            let ptr = std::alloc::alloc(layout) as *mut Bucket<K>;
             if ptr.is_null() {
                 std::alloc::handle_alloc_error(layout);
             }
+            // (madvise takes whole pages: the allocation's own start is
+            // only 64-byte aligned, so the advice covers the huge pages
+            // inside it.)
             #[cfg(target_os = "linux")]
             if layout.size() >= 4 << 20 {
-                libc::madvise(ptr as *mut libc::c_void, layout.size(), libc::MADV_HUGEPAGE);
+                const HUGE: usize = 2 << 20;
+                let start = (ptr as usize).next_multiple_of(HUGE);
+                let end = (ptr as usize + layout.size()) / HUGE * HUGE;
+                if end > start {
+                    libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+                }
             }
+            std::ptr::write_bytes(ptr as *mut u8, 0, layout.size());
             Vec::from_raw_parts(ptr, buckets, buckets)
         }
     }
