@@ -70,8 +70,8 @@ impl<B: Bits> CramGame<B> {
     ///
     /// The rules are local, so the whole position is reduced at once; a
     /// bridge's removal may split a region in two.
-    fn reduced(&self, mut p: B) -> B {
-        let w = self.width;
+    fn reduced<const W: u32>(&self, mut p: B) -> B {
+        let w = self.stride::<W>();
         loop {
             let below = p >> w;
             let above = p << w;
@@ -110,8 +110,9 @@ impl<B: Bits> CramGame<B> {
 
     /// Splits a reduced position into regions, each reduced and split
     /// again when a 2x2 cut parted it from the rest.
-    fn split_reduced(&self, p: B, out: &mut Vec<B>) {
-        let (cut, parted) = self.cuts(p);
+    fn split_reduced<const W: u32>(&self, p: B, out: &mut Vec<B>) {
+        let w = self.stride::<W>();
+        let (cut, parted) = self.cuts::<W>(p);
         let mut rest = p;
         while rest != B::ZERO {
             let mut region = rest.lowest_bit();
@@ -124,26 +125,23 @@ impl<B: Bits> CramGame<B> {
                 // cell after it.
                 let seeds = region & links;
                 let right = links.add(seeds) ^ links ^ seeds;
-                let grown = (region
-                    | right
-                    | (region >> self.width)
-                    | (region << self.width)
-                    | ((region >> 1) & links))
-                    & rest;
+                let grown =
+                    (region | right | (region >> w) | (region << w) | ((region >> 1) & links))
+                        & rest;
                 if grown == region {
                     break;
                 }
                 region = grown;
             }
             rest &= !region;
-            if self.horizontal(region) | self.vertical(region) == B::ZERO {
+            if self.horizontal(region) | self.vertical::<W>(region) == B::ZERO {
                 continue;
             }
             if parted && region != p {
                 // Maybe parted by a cut: its cells may reduce further. (A
                 // region parted by empty cells alone was reduced with `p`:
                 // the rules are local.)
-                self.split_reduced(self.reduced(region), out);
+                self.split_reduced::<W>(self.reduced::<W>(region), out);
             } else {
                 out.push(region);
             }
@@ -157,8 +155,8 @@ impl<B: Bits> CramGame<B> {
     /// whose sum is the position (the decomposition rule of Beling's `igs`
     /// crate, checked here against the plain game on every 4x4, 3x5 and
     /// 2x7 position). Also says whether any block cuts.
-    fn cuts(&self, p: B) -> (B, bool) {
-        let w = self.width;
+    fn cuts<const W: u32>(&self, p: B) -> (B, bool) {
+        let w = self.stride::<W>();
         let right = (p >> 1) & !self.last_col;
         let left = (p << 1) & !self.first_col;
         let below = p >> w;
@@ -174,6 +172,17 @@ impl<B: Bits> CramGame<B> {
         let anti = ((open_left & open_below) << (w - 1)) & open_right & open_above;
         let bottom = main | anti;
         (self.last_col | bottom | (bottom >> w), bottom != B::ZERO)
+    }
+
+    /// The stride: `W` when it is not 0 (a constant, so that shifts by a
+    /// row are immediate), else the game's.
+    #[inline(always)]
+    fn stride<const W: u32>(&self) -> u32 {
+        if W != 0 {
+            W
+        } else {
+            self.width
+        }
     }
 
     /// The row of cell `i` (a shift when rows are a power of two apart).
@@ -194,8 +203,8 @@ impl<B: Bits> CramGame<B> {
 
     /// Cells that start a vertical domino place (the cell below is free too).
     #[inline]
-    fn vertical(&self, c: B) -> B {
-        c & (c >> self.width)
+    fn vertical<const W: u32>(&self, c: B) -> B {
+        c & (c >> self.stride::<W>())
     }
 }
 
@@ -203,7 +212,13 @@ impl<B: Bits> SearchGame for CramGame<B> {
     type Pos = B;
 
     fn split(&self, pos: B, out: &mut Vec<B>) {
-        self.split_reduced(self.reduced(pos), out);
+        // The layouts of a row a byte and a row every 16 bits with their
+        // stride a constant.
+        match self.width {
+            8 => self.split_reduced::<8>(self.reduced::<8>(pos), out),
+            16 => self.split_reduced::<16>(self.reduced::<16>(pos), out),
+            _ => self.split_reduced::<0>(self.reduced::<0>(pos), out),
+        }
     }
 
     fn options(&self, c: B, out: &mut Vec<B>) {
@@ -227,7 +242,7 @@ impl<B: Bits> SearchGame for CramGame<B> {
         let two = B::ONE | (B::ONE << 1);
         let full_row = B::from_u128(row_mask as u128);
         let mut horizontal = self.horizontal(c);
-        let mut vertical = self.vertical(c);
+        let mut vertical = self.vertical::<0>(c);
         // Which way first: dominoes across the side with an even number of
         // cells when the other is odd (measured: 4x9 and 5x8 search a
         // third fewer positions than with the other way first); both ways
@@ -272,7 +287,7 @@ impl<B: Bits> SearchGame for CramGame<B> {
     }
 
     fn mobility(&self, c: B) -> u32 {
-        self.horizontal(c).count() + self.vertical(c).count()
+        self.horizontal(c).count() + self.vertical::<0>(c).count()
     }
 
     fn settled(&self, c: B) -> Known {
