@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Side-by-side nimbers of big single games: `grundy value` against Beling's
-# igsolve (crates.io, default method and table), one case after another on
-# the same machine, nimbers compared.
+# Side-by-side nimbers of big single games: `grundy value` (nimber only:
+# --max-moves 0) against Beling's igsolve (its default method and table),
+# one case after another on the same machine, nimbers compared.
 #
-#   bench/vs-igsolve.sh            # Cram 5x8, 4x11, 6x7; Chomp 12x12, 13x13
+#   IGS=/path/to/igsolve bench/vs-igsolve.sh   # Cram 5x8, 4x11, 6x7; Chomp 12x12, 13x13
 #   bench/vs-igsolve.sh quick      # small boards only
-#   LIMIT=600 bench/vs-igsolve.sh  # seconds allowed per run (default 600)
+#   LIMIT=600 bench/vs-igsolve.sh  # seconds allowed per run (default 2400)
 #   CASES="cram:5x8 chomp:12x12" bench/vs-igsolve.sh   # chosen cases
 #   THREADS="1 2" bench/vs-igsolve.sh  # grundy with 1 and with 2 threads
-#                                      # (default: one per core; igsolve
-#                                      # has one thread)
+#                                      # (default 1, like igsolve)
+#
+# IGS is the igsolve to compare with. Without it, igsolve from crates.io is
+# installed into target/peer. igs HEAD (newer, faster) is built from its
+# repository (github.com/beling/impartial-games):
+#   cargo update -p ph@0.11.0 --precise 0.10.0 && cargo build --release -p igsolve
 #
 # Prints one line per case: game, board, our seconds and peak memory,
 # igsolve's, their/ours time ratio, and whether the nimbers agree. A run
@@ -19,13 +23,20 @@ cd "$(dirname "$0")/.."
 root=$PWD
 peer=$root/target/peer
 work=$root/target/bench
-limit=${LIMIT:-600}
+limit=${LIMIT:-2400}
 mkdir -p "$work"
 
-if [ ! -x "$peer/bin/igsolve" ]; then
-  echo "installing igsolve into $peer ..." >&2
+igs=${IGS:-$peer/bin/igsolve}
+if [ -z "${IGS:-}" ] && [ ! -x "$igs" ]; then
+  echo "installing igsolve into $peer (set IGS= for another build) ..." >&2
   cargo install igsolve --root "$peer" --quiet >&2
 fi
+if [ ! -x "$igs" ]; then
+  echo "IGS=$igs is not an executable igsolve" >&2
+  exit 2
+fi
+# igs HEAD takes Cram's rows and columns as arguments; crates.io's as -r, -c.
+if "$igs" cram --help 2>/dev/null | grep -q '<ROWS>'; then cram_args=positional; else cram_args=flags; fi
 cargo build --release -p grundy-cli --quiet
 grundy=$root/target/release/grundy
 
@@ -48,16 +59,21 @@ measure() {
   echo "$(echo "$end - $start" | bc) $(tail -1 "$work/rss" | tr -dc 0-9) $status"
 }
 
-threads_list=${THREADS:-$(nproc)}
+threads_list=${THREADS:-1}
 cpu_field() { sed -n "s/^$1[[:space:]]*: *//p" /proc/cpuinfo | head -1; }
-echo "processor: $(cpu_field 'model name') (family $(cpu_field 'cpu family'), model $(cpu_field model)), $(nproc) cores; grundy threads: $threads_list; igsolve: 1 thread"
+echo "processor: $(cpu_field 'model name') (family $(cpu_field 'cpu family'), model $(cpu_field model)), $(nproc) cores; grundy threads: $threads_list; igsolve ($igs): 1 thread"
 printf '%-6s %6s %7s %10s %9s %10s %9s %8s  %s\n' game board threads ours ours_mem igsolve ig_mem ratio nimbers
 for case in $cases; do
   game=${case%%:*}
   board=${case##*:}
   rows=${board%%x*}
   cols=${board##*x}
-  read -r ig_s ig_kib ig_status <<< "$(measure "$work/ig.txt" "$peer/bin/igsolve" "$game" -r "$rows" -c "$cols")"
+  if [ "$game" = cram ] && [ "$cram_args" = positional ]; then
+    ig_args=("$game" "$rows" "$cols")
+  else
+    ig_args=("$game" -r "$rows" -c "$cols")
+  fi
+  read -r ig_s ig_kib ig_status <<< "$(measure "$work/ig.txt" "$igs" "${ig_args[@]}")"
   for threads in $threads_list; do
   read -r our_s our_kib our_status <<< "$(GRUNDY_THREADS=$threads measure "$work/ours.txt" "$grundy" value "$game" "$board" --max-moves 0 --quiet)"
   ig_nim=$(grep -o 'Nimber of initial position: [0-9]*' "$work/ig.txt" | grep -o '[0-9]*$' || true)

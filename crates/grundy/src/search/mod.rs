@@ -980,9 +980,17 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
                 }
                 continue;
             }
-            if unknowns == 1 && x < NOT_BITS && self.tt.get(flat[from as usize]).not & (1 << x) != 0
-            {
-                continue;
+            let mut cost = cost;
+            if unknowns == 1 && x < NOT_BITS {
+                let not = self.tt.get(flat[from as usize]).not;
+                if not & (1 << x) != 0 {
+                    continue;
+                }
+                // A part known to be at least x is x unless one of its
+                // options is: the test needs no lower value, so it goes first.
+                if x > 0 && not & ((1 << x) - 1) == (1 << x) - 1 {
+                    cost /= 2;
+                }
             }
             open.push((from, unknown as u32, x, cost));
         }
