@@ -980,7 +980,6 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
                 }
                 continue;
             }
-            let mut cost = cost;
             if unknowns == 1 && x < NOT_BITS {
                 let not = self.tt.get(flat[from as usize]).not;
                 if not & (1 << x) != 0 {
