@@ -214,22 +214,37 @@ impl SearchEngine {
         self.call(py, move |o| dist(o).record_not(c, k))
     }
 
-    /// Whether the sum of canonical components has nimber `k` (searched here).
-    fn sum_is(&self, py: Python<'_>, comps: Vec<u128>, k: u32) -> PyResult<bool> {
-        self.call(py, move |o| dist(o).sum_is(&comps, k))?
-            .map_err(stop_error)
+    /// Whether the sum of canonical components has nimber `k` (searched
+    /// here); with `max_nodes`, None when that many positions did not settle it.
+    #[pyo3(signature = (comps, k, max_nodes = None))]
+    fn sum_is(
+        &self,
+        py: Python<'_>,
+        comps: Vec<u128>,
+        k: u32,
+        max_nodes: Option<u64>,
+    ) -> PyResult<Option<bool>> {
+        self.call(py, move |h| {
+            dist(h).sum_is_within(&comps, k, max_nodes.unwrap_or(u64::MAX))
+        })?
+        .map_err(stop_error)
     }
 
-    /// The nimber of a canonical component (searched here).
-    fn nimber(&self, py: Python<'_>, c: u128) -> PyResult<u32> {
-        self.call(py, move |o| {
-            let d = dist(o);
+    /// The nimber of a canonical component (searched here); with
+    /// `max_nodes`, None when that many positions did not find it.
+    #[pyo3(signature = (c, max_nodes = None))]
+    fn nimber(&self, py: Python<'_>, c: u128, max_nodes: Option<u64>) -> PyResult<Option<u32>> {
+        self.call(py, move |h| {
+            let start = h.opened.engine.stats().nodes;
+            let budget = max_nodes.unwrap_or(u64::MAX);
             let mut k = 0;
             loop {
-                if d.sum_is(&[c], k)? {
-                    return Ok(k);
+                let used = h.opened.engine.stats().nodes - start;
+                match dist(h).sum_is_within(&[c], k, budget.saturating_sub(used).max(1))? {
+                    Some(true) => return Ok(Some(k)),
+                    Some(false) => k += 1,
+                    None => return Ok(None),
                 }
-                k += 1;
             }
         })?
         .map_err(stop_error)

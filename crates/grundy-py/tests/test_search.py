@@ -90,6 +90,12 @@ def test_distributed_equals_local_on_random_positions(cluster, small_splits):
     assert got["nimber"] == local_nimber("chomp", "5x6")
 
 
+def test_tasks_over_their_budget_are_split_and_the_answer_is_the_same(cluster):
+    got = search.run_dask("cram", "5x6", cluster, depth=1, budget=2000)
+    assert got["split"] > 0
+    assert got["nimber"] == local_nimber("cram", "5x6")
+
+
 def test_a_worker_killed_mid_run_changes_nothing(cluster, small_splits):
     client = cluster
     killed = []
@@ -116,7 +122,7 @@ def test_a_stopped_driver_resumes_from_its_facts(cluster, small_splits, tmp_path
     facts = str(tmp_path / "cram-5x5.facts")
     whole = search.run_dask("cram", "5x5", cluster, depth=2)
     with pytest.raises(search.Stopped):
-        search.run_dask("cram", "5x5", cluster, facts=facts, depth=2, max_tasks=100)
+        search.run_dask("cram", "5x5", cluster, facts=facts, depth=2, max_tasks=whole["tasks"] // 2)
     assert os.path.getsize(facts) > 0
     resumed = search.run_dask("cram", "5x5", cluster, facts=facts, depth=2)
     assert resumed["nimber"] == whole["nimber"] == local_nimber("cram", "5x5")

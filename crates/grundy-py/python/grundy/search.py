@@ -48,6 +48,10 @@ SEND_FACTS = 1 << 15
 RETURN_LOG2 = 10
 #: A worker engine's table.
 WORKER_TT = 1 << 28
+#: Positions a task may search (about a minute) before it gives up and the
+#: driver splits its test into the options below it: no task grows too big
+#: to balance the load, or too costly to lose with its worker.
+TASK_BUDGET = 1 << 26
 
 _local = threading.local()
 
@@ -79,23 +83,24 @@ def _with_facts(game: str, position: str, facts: bytes, tt_size: int):
 
 
 def test_task(game: str, position: str, comps: List[int], k: int, facts: bytes,
-              tt_size: int = WORKER_TT, run: str = ""):
+              tt_size: int = WORKER_TT, run: str = "", budget: Optional[int] = None):
     """A cluster task: whether the sum of canonical components ``comps`` has
-    nimber ``k``. Returns ``(answer, facts new to the driver's run ``run``
-    as bytes, positions searched)``."""
+    nimber ``k`` (None when ``budget`` positions did not settle it). Returns
+    ``(answer, facts new to the driver's run ``run`` as bytes, positions searched)``."""
     engine = _with_facts(game, position, facts, tt_size)
     before = engine.stats()[0]
-    answer = engine.sum_is(comps, k)
+    answer = engine.sum_is(comps, k, budget)
     return answer, engine.new_facts(RETURN_LOG2, comps, run), engine.stats()[0] - before
 
 
 def nimber_task(game: str, position: str, comp: int, facts: bytes, tt_size: int = WORKER_TT,
-                run: str = ""):
-    """A cluster task: the nimber of one canonical component. Returns
-    ``(nimber, facts new to the driver's run as bytes, positions searched)``."""
+                run: str = "", budget: Optional[int] = None):
+    """A cluster task: the nimber of one canonical component (None when
+    ``budget`` positions did not find it). Returns ``(nimber, facts new to
+    the driver's run as bytes, positions searched)``."""
     engine = _with_facts(game, position, facts, tt_size)
     before = engine.stats()[0]
-    value = engine.nimber(comp)
+    value = engine.nimber(comp, budget)
     return value, engine.new_facts(RETURN_LOG2, [comp], run), engine.stats()[0] - before
 
 
@@ -116,13 +121,14 @@ def run(game: str, position: str, facts: Optional[str] = None, tt_size: int = 1 
         engine.close()
 
 
-def _answer(game, position, value, start, engine, tasks, nodes) -> Dict[str, Any]:
+def _answer(game, position, value, start, engine, tasks, nodes, split=0) -> Dict[str, Any]:
     return {
         "game": game,
         "position": position,
         "nimber": value,
         "winner": "first" if value else "second",
         "tasks": tasks,
+        "split": split,
         "positions": nodes,
         "facts": engine.stats()[1],
         "loaded": engine.loaded,
@@ -146,18 +152,26 @@ class _Driver:
         self.nodes = 0
         self.saved_at = time.monotonic()
         self.blob = None
+        self.blob_ref = None
         self.blob_at = 0.0
+        self.budget = TASK_BUDGET
+        self.split = 0
         self.out = 0
         self.run = uuid.uuid4().hex
         self.slots = None
         self.finishing = set()
 
-    def facts_blob(self) -> bytes:
+    async def facts_ref(self):
+        # The costliest facts, sent to every worker once (a scattered
+        # future), refreshed every two seconds at most.
         now = time.monotonic()
-        if self.blob is None or now - self.blob_at > 2.0:
-            self.blob = self.engine.best_facts(SEND_FACTS)
+        if self.blob_ref is None or now - self.blob_at > 2.0:
             self.blob_at = now
-        return self.blob
+            blob = self.engine.best_facts(SEND_FACTS)
+            if blob != self.blob:
+                self.blob = blob
+                self.blob_ref = await self.client.scatter(blob, broadcast=True)
+        return self.blob_ref
 
     def maybe_save(self, force=False):
         if force or time.monotonic() - self.saved_at >= self.save_every:
@@ -174,8 +188,14 @@ class _Driver:
             self.slots.release()
             raise Stopped(f"stopped after {self.tasks} tasks")
         self.out += 1
-        future = self.client.submit(fn, self.game, self.position, *args, self.facts_blob(),
-                                    self.worker_tt, self.run, pure=False, retries=3)
+        try:
+            facts = await self.facts_ref()
+        except BaseException:
+            self.out -= 1
+            self.slots.release()
+            raise
+        future = self.client.submit(fn, self.game, self.position, *args, facts,
+                                    self.worker_tt, self.run, self.budget, pure=False, retries=3)
         finish = asyncio.ensure_future(self.finish(future))
         self.finishing.add(finish)
         finish.add_done_callback(self.finishing.discard)
@@ -204,8 +224,10 @@ class _Driver:
             return exact
         if self.leaf(c, d):
             value = await self.task(nimber_task, c)
-            self.engine.record_exact(c, value)
-            return value
+            if value is not None:
+                self.engine.record_exact(c, value)
+                return value
+            self.split += 1  # too big for one task: its options are tasks
         options = self.engine.options(c)
         k = 0
         while True:
@@ -225,9 +247,10 @@ class _Driver:
             return exact == x
         if x < 32 and (excluded >> x) & 1:
             return False
-        if self.leaf(c, d):
-            answer = await self.task(test_task, [c], x)
-        else:
+        answer = await self.task(test_task, [c], x) if self.leaf(c, d) else None
+        if answer is None:
+            if self.leaf(c, d):
+                self.split += 1  # too big for one task: its options are tasks
             answer = await self.expand(c, x, d)
         if answer:
             self.engine.record_exact(c, x)
@@ -303,14 +326,17 @@ class _Driver:
 def run_dask(game: str, position: str, client: Any, facts: Optional[str] = None,
              depth: int = DEFAULT_DEPTH, tt_size: int = 1 << 30, worker_tt: int = WORKER_TT,
              save_every: float = 30.0, max_tasks: Optional[int] = None,
-             on_task: Optional[Callable[[int], None]] = None) -> Dict[str, Any]:
+             on_task: Optional[Callable[[int], None]] = None,
+             budget: Optional[int] = TASK_BUDGET) -> Dict[str, Any]:
     """The nimber of ``position`` of ``game`` on a Dask cluster: ``client`` is
     a ``distributed.Client`` or a scheduler address (``tcp://host:8786``).
 
     The driver's facts are kept in the file ``facts`` (loaded when it exists,
     saved every ``save_every`` seconds, at the end and on Ctrl-C). ``max_tasks``
     stops the run (raising :class:`Stopped`) once that many tasks are done;
-    ``on_task(n)`` hears each finished task.
+    ``on_task(n)`` hears each finished task. A task that searches more
+    than ``budget`` positions stops, and its test is split into the options
+    below it (None: no budget).
     """
     if depth < 1:
         raise ValueError(f"depth {depth} is not a number of levels: give 1 or more")
@@ -328,6 +354,7 @@ def run_dask(game: str, position: str, client: Any, facts: Optional[str] = None,
             driver = _Driver(c, game, position, engine, depth, save_every, max_tasks, on_task,
                              worker_tt)
             driver.slots = asyncio.Semaphore(max(2, 2 * threads))
+            driver.budget = budget
             try:
                 value = await driver.root()
             finally:
@@ -340,6 +367,7 @@ def run_dask(game: str, position: str, client: Any, facts: Optional[str] = None,
 
     try:
         value, driver = asyncio.run(drive())
-        return _answer(game, position, value, start, engine, driver.tasks, driver.nodes)
+        return _answer(game, position, value, start, engine, driver.tasks, driver.nodes,
+                       driver.split)
     finally:
         engine.close()

@@ -31,7 +31,8 @@ pub trait Distributed {
     /// the family's layout (as [`Engine::nimber`] takes it).
     fn components(&self, pos: u128) -> Vec<u128>;
     /// The options of a canonical component, each as its canonical
-    /// components, in the search's move order.
+    /// components (equal pairs cancelled, sorted), in the search's move
+    /// order, each distinct sum once.
     fn component_options(&self, c: u128) -> Vec<Vec<u128>>;
     /// A component's size: of a sum, the largest is tested and the others
     /// are computed exactly.
@@ -44,6 +45,14 @@ pub trait Distributed {
     fn record_not(&mut self, c: u128, k: u32);
     /// Whether the sum of canonical components has nimber `k`.
     fn sum_is(&mut self, comps: &[u128], k: u32) -> std::result::Result<bool, Stop>;
+    /// [`Self::sum_is`] within `max_nodes` positions: None when they ran
+    /// out first (what was learned stays in the table).
+    fn sum_is_within(
+        &mut self,
+        comps: &[u128],
+        k: u32,
+        max_nodes: u64,
+    ) -> std::result::Result<Option<bool>, Stop>;
     /// The facts whose work was at least 2^`min_log2` positions, and those
     /// of `always` (the components a task was asked about) whatever their work.
     fn facts(&mut self, min_log2: u32, always: &[u128]) -> Vec<Fact>;
@@ -69,15 +78,16 @@ impl<G: SearchGame> Distributed for Searcher<G> {
         let mut options = Vec::new();
         game.options(G::Pos::from_u128(c), &mut options);
         let mut parts = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         options
             .into_iter()
-            .map(|o| {
+            .filter_map(|o| {
                 parts.clear();
                 game.split(o, &mut parts);
                 let mut keys: Vec<u128> =
                     parts.iter().map(|&p| game.canonical(p).to_u128()).collect();
                 super::cancel_pairs(&mut keys, 0);
-                keys
+                seen.insert(keys.clone()).then_some(keys)
             })
             .collect()
     }
@@ -117,6 +127,22 @@ impl<G: SearchGame> Distributed for Searcher<G> {
         let mut parts: Vec<G::Pos> = comps.iter().map(|&c| G::Pos::from_u128(c)).collect();
         self.main.check()?;
         self.main.sum_is(&mut parts, k)
+    }
+
+    fn sum_is_within(
+        &mut self,
+        comps: &[u128],
+        k: u32,
+        max_nodes: u64,
+    ) -> std::result::Result<Option<bool>, Stop> {
+        self.set_max_nodes(max_nodes);
+        let answer = self.sum_is(comps, k);
+        self.set_max_nodes(u64::MAX);
+        match answer {
+            Ok(a) => Ok(Some(a)),
+            Err(Stop::Budget(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     fn facts(&mut self, min_log2: u32, always: &[u128]) -> Vec<Fact> {
