@@ -48,7 +48,7 @@ SEND_FACTS = 1 << 15
 RETURN_LOG2 = 10
 #: A worker engine's table.
 WORKER_TT = 1 << 28
-#: Positions a task may search (about a minute) before it gives up and the
+#: Positions a task may search (minutes of one thread) before it gives up and the
 #: driver splits its test into the options below it: no task grows too big
 #: to balance the load, or too costly to lose with its worker.
 TASK_BUDGET = 1 << 26
@@ -155,6 +155,7 @@ class _Driver:
         self.blob_ref = None
         self.blob_at = 0.0
         self.budget = TASK_BUDGET
+        self.refresh = 2.0
         self.split = 0
         self.out = 0
         self.run = uuid.uuid4().hex
@@ -163,9 +164,10 @@ class _Driver:
 
     async def facts_ref(self):
         # The costliest facts, sent to every worker once (a scattered
-        # future), refreshed every two seconds at most.
+        # future), refreshed every `refresh` seconds at most: the driver
+        # sends the blob to every worker, so the more workers, the rarer.
         now = time.monotonic()
-        if self.blob_ref is None or now - self.blob_at > 2.0:
+        if self.blob_ref is None or now - self.blob_at > self.refresh:
             self.blob_at = now
             blob = self.engine.best_facts(SEND_FACTS)
             if blob != self.blob:
@@ -354,6 +356,7 @@ def run_dask(game: str, position: str, client: Any, facts: Optional[str] = None,
             driver = _Driver(c, game, position, engine, depth, save_every, max_tasks, on_task,
                              worker_tt)
             driver.slots = asyncio.Semaphore(max(2, 2 * threads))
+            driver.refresh = max(2.0, threads / 16)
             driver.budget = budget
             try:
                 value = await driver.root()
