@@ -235,17 +235,7 @@ impl SearchEngine {
     #[pyo3(signature = (c, max_nodes = None))]
     fn nimber(&self, py: Python<'_>, c: u128, max_nodes: Option<u64>) -> PyResult<Option<u32>> {
         self.call(py, move |h| {
-            let start = h.opened.engine.stats().nodes;
-            let budget = max_nodes.unwrap_or(u64::MAX);
-            let mut k = 0;
-            loop {
-                let used = h.opened.engine.stats().nodes - start;
-                match dist(h).sum_is_within(&[c], k, budget.saturating_sub(used).max(1))? {
-                    Some(true) => return Ok(Some(k)),
-                    Some(false) => k += 1,
-                    None => return Ok(None),
-                }
-            }
+            dist(h).nimber_within(c, max_nodes.unwrap_or(u64::MAX))
         })?
         .map_err(stop_error)
     }

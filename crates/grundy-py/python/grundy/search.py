@@ -249,9 +249,10 @@ class _Driver:
             return exact == x
         if x < 32 and (excluded >> x) & 1:
             return False
-        answer = await self.task(test_task, [c], x) if self.leaf(c, d) else None
+        leaf = self.leaf(c, d)
+        answer = await self.task(test_task, [c], x) if leaf else None
         if answer is None:
-            if self.leaf(c, d):
+            if leaf:
                 self.split += 1  # too big for one task: its options are tasks
             answer = await self.expand(c, x, d)
         if answer:

@@ -18,7 +18,7 @@
 
 use super::family::Engine;
 use super::table::Knowledge;
-use super::{Bits, Known, SearchGame, Searcher, Stop};
+use super::{Bits, SearchGame, Searcher, Stop};
 use crate::error::{Error, Result};
 use crate::heap::checkpoint::{fnv1a, FNV_OFFSET};
 
@@ -45,6 +45,9 @@ pub trait Distributed {
     fn record_not(&mut self, c: u128, k: u32);
     /// Whether the sum of canonical components has nimber `k`.
     fn sum_is(&mut self, comps: &[u128], k: u32) -> std::result::Result<bool, Stop>;
+    /// The nimber of a canonical component within `max_nodes` positions:
+    /// None when they ran out first (what was learned stays in the table).
+    fn nimber_within(&mut self, c: u128, max_nodes: u64) -> std::result::Result<Option<u32>, Stop>;
     /// [`Self::sum_is`] within `max_nodes` positions: None when they ran
     /// out first (what was learned stays in the table).
     fn sum_is_within(
@@ -102,16 +105,13 @@ impl<G: SearchGame> Distributed for Searcher<G> {
         if known.exact.is_some() || known.not != 0 {
             return known;
         }
-        match self.game().settled(key) {
-            Known::Exact(v) => Knowledge {
+        // What the game's theorems tell, kept as the search keeps it.
+        match self.main.learn(key) {
+            Some(v) => Knowledge {
                 exact: Some(v),
                 not: 0,
             },
-            Known::NotZero => Knowledge {
-                exact: None,
-                not: 1,
-            },
-            Known::Nothing => known,
+            None => self.main.tt.get(key),
         }
     }
 
@@ -140,6 +140,17 @@ impl<G: SearchGame> Distributed for Searcher<G> {
         self.set_max_nodes(u64::MAX);
         match answer {
             Ok(a) => Ok(Some(a)),
+            Err(Stop::Budget(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn nimber_within(&mut self, c: u128, max_nodes: u64) -> std::result::Result<Option<u32>, Stop> {
+        self.set_max_nodes(max_nodes);
+        let answer = self.main.component_nimber(G::Pos::from_u128(c));
+        self.set_max_nodes(u64::MAX);
+        match answer {
+            Ok(v) => Ok(Some(v)),
             Err(Stop::Budget(_)) => Ok(None),
             Err(e) => Err(e),
         }
@@ -311,10 +322,7 @@ mod tests {
         if depth == 0 {
             let facts = driver.best_facts(1000);
             worker.merge(&facts);
-            let mut k = 0;
-            while !worker.sum_is(&[c], k).unwrap() {
-                k += 1;
-            }
+            let k = worker.nimber_within(c, u64::MAX).unwrap().unwrap();
             let learned = worker.facts(4, &[c]);
             driver.merge(&learned);
             return k;

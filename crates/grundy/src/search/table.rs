@@ -221,14 +221,18 @@ impl<K: Bits> Table<K> {
 
     #[inline]
     fn probe(&self, bi: usize, key: K) -> Knowledge {
+        self.word(bi, key).map_or_else(Knowledge::default, decode)
+    }
+
+    /// The knowledge word of `key` in bucket `bi`, if held.
+    #[inline]
+    fn word(&self, bi: usize, key: K) -> Option<u64> {
         let b = &self.buckets[bi];
-        for i in 0..WAYS {
-            let m = b.meta[i].load(Ordering::Relaxed);
-            if m & USED != 0 && K::load(&b.keys[i]) == key {
-                return decode(m);
-            }
-        }
-        Knowledge::default()
+        (0..WAYS)
+            .map(|i| b.meta[i].load(Ordering::Relaxed))
+            .zip(b.keys.iter())
+            .find(|&(m, cell)| m & USED != 0 && K::load(cell) == key)
+            .map(|(m, _)| m)
     }
 
     /// Records that `key` has nimber `nimber`; `work` is the positions it cost.
@@ -389,19 +393,14 @@ impl<K: Bits> Table<K> {
 
     /// The knowledge word of `key`, if held (as [`Self::facts`] gives it).
     pub fn fact(&self, key: K) -> Option<u64> {
-        let b = &self.buckets[self.bucket(key)];
-        (0..WAYS)
-            .map(|i| b.meta[i].load(Ordering::Relaxed))
-            .zip(b.keys.iter())
-            .find(|&(m, cell)| m & USED != 0 && K::load(cell) == key)
-            .map(|(m, _)| m)
+        self.word(self.bucket(key), key)
     }
 
     /// Adds a fact learned elsewhere (a word from [`Self::facts`]): the
     /// nimbers excluded add up, an exact nimber is kept, and the larger
     /// work stays. Words without the used mark are refused.
     pub fn merge(&self, key: K, m: u64) -> bool {
-        if m & USED == 0 || (m >> EXACT_SHIFT) & 0xFFFF > MAX_EXACT as u64 + 1 {
+        if m & USED == 0 {
             return false;
         }
         // The word keeps log2 of the work as the bit length: back to a count
