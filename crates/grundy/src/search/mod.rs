@@ -779,6 +779,9 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
         let mut ranges = self.take_ranges();
         let mut scratch = self.take();
         let mut cut = false;
+        // The values of the options the table settles, seen on the way:
+        // the component has none of them.
+        let mut reach = 0u32;
         for &o in &options {
             scratch.clear();
             self.game.split(o, &mut scratch);
@@ -795,24 +798,30 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
             // (The option before this one is checked: its buckets were
             // fetched while this one was split.)
             if let (Some(k), [.., before, _]) = (want, ranges.as_slice()) {
-                if self.known_to_be(&flat[before.0 as usize..before.1 as usize], k) {
-                    cut = true;
-                    break;
+                if let Some(v) = self.settled_value(&flat[before.0 as usize..before.1 as usize]) {
+                    reach |= 1u32.checked_shl(v).unwrap_or(0);
+                    if v == k {
+                        cut = true;
+                        break;
+                    }
                 }
             }
         }
         if let (Some(k), false, Some(last)) = (want, cut, ranges.last()) {
-            cut = self.known_to_be(&flat[last.0 as usize..last.1 as usize], k);
+            if let Some(v) = self.settled_value(&flat[last.0 as usize..last.1 as usize]) {
+                reach |= 1u32.checked_shl(v).unwrap_or(0);
+                cut = v == k;
+            }
         }
         self.give(scratch);
         self.give(options);
         if cut {
-            self.tt.set_not(c, want.expect("asked"), self.nodes - start);
+            self.tt.set_nots(c, reach, self.nodes - start);
             self.give(flat);
             self.give_ranges(ranges);
             return Ok(None);
         }
-        let result = self.examine_with(c, want, &mut flat, &ranges, start);
+        let result = self.examine_with(c, want, &mut flat, &ranges, start, reach);
         if self.nodes > start {
             self.expanded += 1;
         }
@@ -821,18 +830,14 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
         result
     }
 
-    /// Whether the table knows every one of an option's components and
-    /// their nimbers' XOR is `k`.
+    /// The nimber of an option whose every component the table knows.
     #[inline]
-    fn known_to_be(&self, parts: &[G::Pos], k: u32) -> bool {
-        let mut x = k;
+    fn settled_value(&self, parts: &[G::Pos]) -> Option<u32> {
+        let mut x = 0;
         for &part in parts {
-            match self.tt.get(part).exact {
-                Some(v) => x ^= v,
-                None => return false,
-            }
+            x ^= self.tt.get(part).exact?;
         }
-        x == 0
+        Some(x)
     }
 
     fn examine_with(
@@ -842,11 +847,13 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
         flat: &mut [G::Pos],
         ranges: &[Range],
         start: u64,
+        reach: u32,
     ) -> R<Option<u32>> {
         if let Some(k) = want {
             // The cheap cutoff first: an option of nimber k.
             if self.option_test(flat, ranges, k)? {
-                self.tt.set_not(c, k, self.nodes - start);
+                let k = 1u32.checked_shl(k).unwrap_or(0);
+                self.tt.set_nots(c, reach | k, self.nodes - start);
                 return Ok(None);
             }
         }

@@ -253,6 +253,12 @@ impl<K: Bits> Table<K> {
         self.update(key, work, |m| m | (1 << k));
     }
 
+    /// Records that `key` has none of the nimbers whose bits are in `mask`
+    /// (nimbers below [`NOT_BITS`]).
+    pub fn set_nots(&self, key: K, mask: u32, work: u64) {
+        self.update(key, work, |m| m | mask as u64);
+    }
+
     fn update(&self, key: K, work: u64, change: impl Fn(u64) -> u64) {
         let bi = self.bucket(key);
         if !self.shared {
