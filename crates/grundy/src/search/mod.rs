@@ -971,9 +971,13 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
                     Some(v) => x ^= v,
                     None => {
                         // Options whose hardest part has the fewest moves
-                        // first: they are settled soonest (measured on Cram:
-                        // half the positions of ordering by size).
-                        cost = cost.max(self.game.mobility(part) * 256 + self.game.size(part));
+                        // and cells first: they are settled soonest. (On
+                        // Cram, moves alone search half the positions of
+                        // cells alone; weighing them 5 to 8 searches 13%
+                        // fewer than moves alone on 4x11, 8% on 4x9, 7% on
+                        // 6x5 and as many on 5x8.)
+                        let (moves, cells) = (self.game.mobility(part), self.game.size(part));
+                        cost = cost.max(moves * 40 + cells * 64);
                         flat.swap(unknown, i);
                         unknown += 1;
                     }
