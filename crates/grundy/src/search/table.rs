@@ -56,9 +56,124 @@ struct Bucket<K: Bits> {
     meta: [AtomicU64; WAYS],
 }
 
+/// Zeroed buckets (all-zero bytes are empty buckets) in memory of their
+/// own, with room reserved to double in place: the pages past the buckets
+/// in use are not touched, so they cost no memory until the table grows
+/// into them, and growing moves only the entries that change bucket.
+/// Linux is asked to back the memory with huge pages: the table is probed
+/// at random, and with 4 KiB pages most probes would also miss the TLB.
+struct Slab<K: Bits> {
+    ptr: std::ptr::NonNull<Bucket<K>>,
+    len: usize,
+    room: usize,
+}
+
+// SAFETY: a slab owns its buckets, whose fields are atomics.
+unsafe impl<K: Bits> Send for Slab<K> {}
+// SAFETY: as above; shared access goes through the atomics.
+unsafe impl<K: Bits> Sync for Slab<K> {}
+
+impl<K: Bits> Slab<K> {
+    /// `len` empty buckets, with room for `room` if the system lends that
+    /// much address space.
+    fn new(len: usize, room: usize) -> Self {
+        if room > len {
+            if let Some(slab) = Self::map(len, room) {
+                return slab;
+            }
+        }
+        Self::map(len, len).unwrap_or_else(|| {
+            std::alloc::handle_alloc_error(
+                std::alloc::Layout::array::<Bucket<K>>(len).expect("table size fits"),
+            )
+        })
+    }
+
+    #[cfg(unix)]
+    fn map(len: usize, room: usize) -> Option<Self> {
+        let bytes = room.checked_mul(std::mem::size_of::<Bucket<K>>())?;
+        #[cfg(target_os = "linux")]
+        let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE;
+        #[cfg(not(target_os = "linux"))]
+        let flags = libc::MAP_PRIVATE | libc::MAP_ANON;
+        // SAFETY: a fresh anonymous mapping (zeroed pages, page-aligned, so
+        // aligned for buckets); nothing else refers to it.
+        unsafe {
+            let p = libc::mmap(
+                std::ptr::null_mut(),
+                bytes,
+                libc::PROT_READ | libc::PROT_WRITE,
+                flags,
+                -1,
+                0,
+            );
+            if p == libc::MAP_FAILED {
+                return None;
+            }
+            #[cfg(target_os = "linux")]
+            if bytes >= 4 << 20 {
+                libc::madvise(p, bytes, libc::MADV_HUGEPAGE);
+            }
+            Some(Slab {
+                ptr: std::ptr::NonNull::new(p as *mut Bucket<K>)?,
+                len,
+                room,
+            })
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn map(len: usize, _room: usize) -> Option<Self> {
+        let layout = std::alloc::Layout::array::<Bucket<K>>(len).ok()?;
+        // SAFETY: the layout is not empty (at least one bucket).
+        let p = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Bucket<K>;
+        Some(Slab {
+            ptr: std::ptr::NonNull::new(p)?,
+            len,
+            room: len,
+        })
+    }
+
+    /// Doubles the buckets in use, if there is room; the new ones are empty.
+    fn double(&mut self) -> bool {
+        if self.len * 2 > self.room {
+            return false;
+        }
+        self.len *= 2;
+        true
+    }
+}
+
+impl<K: Bits> std::ops::Deref for Slab<K> {
+    type Target = [Bucket<K>];
+    fn deref(&self) -> &[Bucket<K>] {
+        // SAFETY: `len` zeroed (valid, empty) buckets or buckets written
+        // since, owned by the slab.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<K: Bits> Drop for Slab<K> {
+    fn drop(&mut self) {
+        // SAFETY: the memory was obtained as `map` says, with this size.
+        unsafe {
+            #[cfg(unix)]
+            libc::munmap(
+                self.ptr.as_ptr() as *mut libc::c_void,
+                self.room * std::mem::size_of::<Bucket<K>>(),
+            );
+            #[cfg(not(unix))]
+            std::alloc::dealloc(
+                self.ptr.as_ptr() as *mut u8,
+                std::alloc::Layout::array::<Bucket<K>>(self.room).expect("table size fits"),
+            );
+        }
+    }
+}
+
 /// A transposition table with a memory budget and a replacement policy.
 pub struct Table<K: Bits> {
-    buckets: Vec<Bucket<K>>,
+    buckets: Slab<K>,
     buckets_mask: usize,
     max_slots: usize,
     /// Set when an insertion found the table due to double.
@@ -100,7 +215,7 @@ impl<K: Bits> Table<K> {
         let max_slots = max_buckets * WAYS;
         let start = max_slots.min(1 << 14);
         Ok(Table {
-            buckets: Self::empty(start / WAYS),
+            buckets: Slab::new(start / WAYS, max_buckets),
             buckets_mask: start / WAYS - 1,
             max_slots,
             counts: Counts::default(),
@@ -140,38 +255,6 @@ impl<K: Bits> Table<K> {
     #[inline]
     pub fn wants_growth(&self) -> bool {
         self.wants_growth.load(Ordering::Relaxed)
-    }
-
-    /// `buckets` empty buckets, in memory that Linux is asked to back with
-    /// huge pages: the table is probed at random, and with 4 KiB pages most
-    /// probes would also miss the TLB. The advice comes before the memory
-    /// is first written (zeroing it), as pages are given on first touch.
-    fn empty(buckets: usize) -> Vec<Bucket<K>> {
-        let layout = std::alloc::Layout::array::<Bucket<K>>(buckets).expect("table size fits");
-        // SAFETY: the layout is not empty (at least one bucket); the memory
-        // is zeroed before use, and all-zero bytes are a valid empty
-        // `Bucket` (atomic integer keys and metadata); the vector is built
-        // with the layout it was allocated with.
-        unsafe {
-            let ptr = std::alloc::alloc(layout) as *mut Bucket<K>;
-            if ptr.is_null() {
-                std::alloc::handle_alloc_error(layout);
-            }
-            // (madvise takes whole pages: the allocation's own start is
-            // only 64-byte aligned, so the advice covers the huge pages
-            // inside it.)
-            #[cfg(target_os = "linux")]
-            if layout.size() >= 4 << 20 {
-                const HUGE: usize = 2 << 20;
-                let start = (ptr as usize).next_multiple_of(HUGE);
-                let end = (ptr as usize + layout.size()) / HUGE * HUGE;
-                if end > start {
-                    libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-                }
-            }
-            std::ptr::write_bytes(ptr as *mut u8, 0, layout.size());
-            Vec::from_raw_parts(ptr, buckets, buckets)
-        }
     }
 
     fn slots(&self) -> usize {
@@ -338,11 +421,33 @@ impl<K: Bits> Table<K> {
         if self.slots() >= self.max_slots {
             return;
         }
+        let half = self.buckets.len();
+        if self.buckets.double() {
+            // In place: the entries of bucket i that the wider mask sends
+            // to the new bucket i + half move there (they fit: four at
+            // most); the others stay.
+            self.buckets_mask = 2 * half - 1;
+            let (low, high) = self.buckets.split_at(half);
+            for (i, (b, to)) in low.iter().zip(high).enumerate() {
+                let mut free = 0;
+                for j in 0..WAYS {
+                    let m = b.meta[j].load(Ordering::Relaxed);
+                    let key = K::load(&b.keys[j]);
+                    if m & USED != 0 && key.mix() as usize & self.buckets_mask != i {
+                        K::store(&to.keys[free], key);
+                        to.meta[free].store(m, Ordering::Relaxed);
+                        b.meta[j].store(0, Ordering::Relaxed);
+                        free += 1;
+                    }
+                }
+            }
+            return;
+        }
         let slots = (self.slots() * 2).min(self.max_slots);
-        let old = std::mem::replace(&mut self.buckets, Self::empty(slots / WAYS));
+        let old = std::mem::replace(&mut self.buckets, Slab::new(slots / WAYS, 0));
         self.buckets_mask = slots / WAYS - 1;
         self.counts.len.store(0, Ordering::Relaxed);
-        for b in &old {
+        for b in old.iter() {
             for i in 0..WAYS {
                 let m = b.meta[i].load(Ordering::Relaxed);
                 if m & USED != 0 {
@@ -386,7 +491,7 @@ impl<K: Bits> Table<K> {
     /// knowledge word): the facts worth sending to another process.
     pub fn facts(&self, min_log2: u32) -> Vec<(K, u64)> {
         let mut out = Vec::new();
-        for b in &self.buckets {
+        for b in self.buckets.iter() {
             for i in 0..WAYS {
                 let m = b.meta[i].load(Ordering::Relaxed);
                 if m & USED != 0 && ((m >> WORK_SHIFT) & 0x7F) as u32 >= min_log2 {
@@ -567,6 +672,36 @@ mod tests {
         let err = u.load(&path, "chomp 3x3").unwrap_err().to_string();
         assert!(err.contains("it is for cram 3x3"), "{err}");
         assert!(Table::<u64>::new(100).is_err());
+    }
+
+    #[test]
+    fn doubling_keeps_every_entry() {
+        // From 16,384 slots to 262,144, in place: each entry lost is one
+        // counted as replaced (a full bucket before the table doubled).
+        fn check<K: Bits>(key: impl Fn(u64) -> K) {
+            let mut t: Table<K> = Table::new(1 << 24).unwrap();
+            let n = 100_000u64;
+            for i in 0..n {
+                t.set_exact(key(i), (i % 7) as u32, i);
+                t.set_not(key(i), 9, i);
+                if t.wants_growth() {
+                    t.grow();
+                }
+            }
+            assert!(t.slots() >= 1 << 18);
+            let mut found = 0;
+            for i in 0..n {
+                let k = t.get(key(i));
+                if let Some(v) = k.exact {
+                    assert_eq!((v, k.not), ((i % 7) as u32, 1 << 9));
+                    found += 1;
+                }
+            }
+            assert_eq!(found + t.replaced(), n);
+            assert_eq!(t.len() as u64, found);
+        }
+        check(|i| i * 0x9E37_79B9 + 1);
+        check(|i| ((i as u128) << 70) | i as u128 | 1);
     }
 
     #[test]
