@@ -50,7 +50,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use table::{Table, NOT_BITS};
+use table::{not_bit, Table, NOT_BITS};
 
 /// A game whose positions are sets of cells or vertices, solved by search.
 pub trait SearchGame: Clone + Send {
@@ -798,20 +798,14 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
             // (The option before this one is checked: its buckets were
             // fetched while this one was split.)
             if let (Some(k), [.., before, _]) = (want, ranges.as_slice()) {
-                if let Some(v) = self.settled_value(&flat[before.0 as usize..before.1 as usize]) {
-                    reach |= 1u32.checked_shl(v).unwrap_or(0);
-                    if v == k {
-                        cut = true;
-                        break;
-                    }
+                if self.seen_to_be(&flat[before.0 as usize..before.1 as usize], k, &mut reach) {
+                    cut = true;
+                    break;
                 }
             }
         }
         if let (Some(k), false, Some(last)) = (want, cut, ranges.last()) {
-            if let Some(v) = self.settled_value(&flat[last.0 as usize..last.1 as usize]) {
-                reach |= 1u32.checked_shl(v).unwrap_or(0);
-                cut = v == k;
-            }
+            cut = self.seen_to_be(&flat[last.0 as usize..last.1 as usize], k, &mut reach);
         }
         self.give(scratch);
         self.give(options);
@@ -828,6 +822,17 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
         self.give(flat);
         self.give_ranges(ranges);
         result
+    }
+
+    /// Whether the table settles an option (components `parts`) to `k`;
+    /// the value it settles the option to, if any, goes into `reach`.
+    #[inline]
+    fn seen_to_be(&self, parts: &[G::Pos], k: u32, reach: &mut u32) -> bool {
+        let v = self.settled_value(parts);
+        if let Some(v) = v {
+            *reach |= not_bit(v);
+        }
+        v == Some(k)
     }
 
     /// The nimber of an option whose every component the table knows.
@@ -852,8 +857,7 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
         if let Some(k) = want {
             // The cheap cutoff first: an option of nimber k.
             if self.option_test(flat, ranges, k)? {
-                let k = 1u32.checked_shl(k).unwrap_or(0);
-                self.tt.set_nots(c, reach | k, self.nodes - start);
+                self.tt.set_nots(c, reach | not_bit(k), self.nodes - start);
                 return Ok(None);
             }
         }
@@ -889,19 +893,10 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
     /// knows, as bits, and whether that is every option.
     fn settled_reach(&self, flat: &[G::Pos], ranges: &[Range]) -> (u32, bool) {
         let (mut reach, mut all) = (0u32, true);
-        'options: for &(from, to, _, _) in ranges {
-            let mut x = 0;
-            for &part in &flat[from as usize..to as usize] {
-                match self.tt.get(part).exact {
-                    Some(v) => x ^= v,
-                    None => {
-                        all = false;
-                        continue 'options;
-                    }
-                }
-            }
-            if x < NOT_BITS {
-                reach |= 1 << x;
+        for &(from, to, _, _) in ranges {
+            match self.settled_value(&flat[from as usize..to as usize]) {
+                Some(v) => reach |= not_bit(v),
+                None => all = false,
             }
         }
         (reach, all)

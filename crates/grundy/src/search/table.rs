@@ -39,6 +39,13 @@ pub const MAX_EXACT: u32 = 0xFFFE;
 /// Nimbers below this can be recorded as excluded.
 pub const NOT_BITS: u32 = 32;
 
+/// Nimber `k`'s bit in a "not" mask: none for nimbers the mask does not
+/// hold.
+#[inline]
+pub fn not_bit(k: u32) -> u32 {
+    1u32.checked_shl(k).unwrap_or(0)
+}
+
 /// What the table knows of one component.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Knowledge {
@@ -330,16 +337,15 @@ impl<K: Bits> Table<K> {
 
     /// Records that `key` does not have nimber `k`.
     pub fn set_not(&self, key: K, k: u32, work: u64) {
-        if k >= NOT_BITS {
-            return;
-        }
-        self.update(key, work, |m| m | (1 << k));
+        self.set_nots(key, not_bit(k), work);
     }
 
     /// Records that `key` has none of the nimbers whose bits are in `mask`
     /// (nimbers below [`NOT_BITS`]).
     pub fn set_nots(&self, key: K, mask: u32, work: u64) {
-        self.update(key, work, |m| m | mask as u64);
+        if mask != 0 {
+            self.update(key, work, |m| m | mask as u64);
+        }
     }
 
     fn update(&self, key: K, work: u64, change: impl Fn(u64) -> u64) {
