@@ -1042,8 +1042,15 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
 /// it): a game plus itself has nimber 0.
 #[inline]
 pub(crate) fn cancel_pairs<P: Ord + Copy>(flat: &mut Vec<P>, from: usize) {
-    if flat.len() - from < 2 {
-        return;
+    match flat.len() - from {
+        0 | 1 => return,
+        2 => {
+            if flat[from] == flat[from + 1] {
+                flat.truncate(from);
+            }
+            return;
+        }
+        _ => {}
     }
     flat[from..].sort_unstable();
     let mut w = from;

@@ -311,12 +311,20 @@ impl<K: Bits> Table<K> {
 
     #[inline]
     fn probe(&self, bi: usize, key: K) -> Knowledge {
-        self.word(bi, key).map_or_else(Knowledge::default, decode)
+        // An absent key reads as the empty word, which decodes to nothing
+        // known: no branch on whether the table holds it.
+        decode(self.word_or_empty(bi, key))
     }
 
     /// The knowledge word of `key` in bucket `bi`, if held.
     #[inline]
     fn word(&self, bi: usize, key: K) -> Option<u64> {
+        Some(self.word_or_empty(bi, key)).filter(|&m| m != 0)
+    }
+
+    /// The knowledge word of `key` in bucket `bi`, or 0 if not held.
+    #[inline]
+    fn word_or_empty(&self, bi: usize, key: K) -> u64 {
         let b = &self.buckets[bi];
         // Every way compared, without branches: which way holds the key is
         // unpredictable, and a mispredicted branch costs more than the
@@ -327,7 +335,7 @@ impl<K: Bits> Table<K> {
             let hit = (K::load(&b.keys[i]) == key) as u64;
             found |= m & hit.wrapping_neg();
         }
-        (found & USED != 0).then_some(found)
+        found & (found >> 63).wrapping_neg()
     }
 
     /// Records that `key` has nimber `nimber`; `work` is the positions it cost.
