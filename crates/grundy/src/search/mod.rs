@@ -216,6 +216,10 @@ struct Shared<K: Bits> {
     busy: Vec<AtomicU64>,
 }
 
+/// log2 of the entries of a worker's cache of keys (256 KiB of 64-bit
+/// positions: it stays in the processor's second-level cache).
+const KEY_CACHE_BITS: u32 = 14;
+
 /// Slots in [`Shared::busy`].
 const BUSY_SLOTS: usize = 1 << 16;
 
@@ -236,6 +240,10 @@ struct Worker<G: SearchGame, H: Hooks> {
     expanded: u64,
     pool: Vec<Vec<G::Pos>>,
     open_pool: Vec<Vec<Range>>,
+    /// Recent components and their keys, by a hash of the component: the
+    /// same regions come up again and again as options are split, and a
+    /// key costs more to compute than to look up here.
+    keys: Vec<(G::Pos, G::Pos)>,
     stop: Option<Arc<AtomicBool>>,
     /// Set when the other threads of a parallel step have the answer (or
     /// failed): this thread's part is abandoned.
@@ -459,6 +467,7 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
             expanded: 0,
             pool: Vec::new(),
             open_pool: Vec::new(),
+            keys: vec![(G::Pos::ZERO, G::Pos::ZERO); 1 << KEY_CACHE_BITS],
             stop: None,
             cancel: None,
             threads: 1,
@@ -787,7 +796,7 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
             self.game.split(o, &mut scratch);
             let from = flat.len() as u32;
             for &part in &scratch {
-                let key = self.game.canonical(part);
+                let key = self.key(part);
                 self.tt.prefetch(key);
                 flat.push(key);
             }
@@ -822,6 +831,20 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
         self.give(flat);
         self.give_ranges(ranges);
         result
+    }
+
+    /// The canonical key of component `part` (not empty), from the cache
+    /// of recent keys if there.
+    #[inline]
+    fn key(&mut self, part: G::Pos) -> G::Pos {
+        let x = part.to_u128();
+        let h =
+            ((x as u64) ^ ((x >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let slot = &mut self.keys[(h >> (64 - KEY_CACHE_BITS)) as usize];
+        if slot.0 != part {
+            *slot = (part, self.game.canonical(part));
+        }
+        slot.1
     }
 
     /// Whether the table settles an option (components `parts`) to `k`;
