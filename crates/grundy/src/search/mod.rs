@@ -806,15 +806,17 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
             // answers no, and the options after it are not even split.
             // (The option before this one is checked: its buckets were
             // fetched while this one was split.)
-            if let (Some(k), [.., before, _]) = (want, ranges.as_slice()) {
-                if self.seen_to_be(&flat[before.0 as usize..before.1 as usize], k, &mut reach) {
+            if let (Some(k), 2..) = (want, ranges.len()) {
+                let before = ranges.len() - 2;
+                if self.seen_to_be(&flat, &mut ranges[before], k, &mut reach) {
                     cut = true;
                     break;
                 }
             }
         }
-        if let (Some(k), false, Some(last)) = (want, cut, ranges.last()) {
-            cut = self.seen_to_be(&flat[last.0 as usize..last.1 as usize], k, &mut reach);
+        if let (Some(k), false, 1..) = (want, cut, ranges.len()) {
+            let last = ranges.len() - 1;
+            cut = self.seen_to_be(&flat, &mut ranges[last], k, &mut reach);
         }
         self.give(scratch);
         self.give(options);
@@ -847,13 +849,17 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
         slot.1
     }
 
-    /// Whether the table settles an option (components `parts`) to `k`;
-    /// the value it settles the option to, if any, goes into `reach`.
+    /// Whether the table settles an option (components `flat[from..to]` of
+    /// its `range`) to `k`; the value it settles the option to, if any,
+    /// goes into `reach`, and a value below 32 is marked in the range.
     #[inline]
-    fn seen_to_be(&self, parts: &[G::Pos], k: u32, reach: &mut u32) -> bool {
-        let v = self.settled_value(parts);
+    fn seen_to_be(&self, flat: &[G::Pos], range: &mut Range, k: u32, reach: &mut u32) -> bool {
+        let v = self.settled_value(&flat[range.0 as usize..range.1 as usize]);
         if let Some(v) = v {
             *reach |= not_bit(v);
+            if v < NOT_BITS {
+                *range = (range.0, range.1, v, SETTLED);
+            }
         }
         v == Some(k)
     }
@@ -916,7 +922,11 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
     /// knows, as bits, and whether that is every option.
     fn settled_reach(&self, flat: &[G::Pos], ranges: &[Range]) -> (u32, bool) {
         let (mut reach, mut all) = (0u32, true);
-        for &(from, to, _, _) in ranges {
+        for &(from, to, value, mark) in ranges {
+            if mark == SETTLED {
+                reach |= not_bit(value);
+                continue;
+            }
             match self.settled_value(&flat[from as usize..to as usize]) {
                 Some(v) => reach |= not_bit(v),
                 None => all = false,
@@ -979,7 +989,12 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
         // What the table settles alone (enhanced transposition cutoffs).
         // Unknown components move to the front of their range.
         let mut open = self.take_ranges();
-        for &(from, to, _, _) in ranges {
+        for &(from, to, _, mark) in ranges {
+            if mark == SETTLED {
+                // Settled when the options were split: its value is not k
+                // (the visit asks only values no settled option has).
+                continue;
+            }
             let mut x = k;
             let mut unknown = from as usize;
             let mut cost = 0;
@@ -1136,8 +1151,12 @@ fn busy_slot<B: Bits>(c: B) -> (usize, u64) {
 }
 
 /// An option's components in the flat list (from, to), with the XOR and
-/// cost a test worked out.
+/// cost a test worked out; or with the option's value and [`SETTLED`] when
+/// the table settled it as the options were split.
 type Range = (u32, u32, u32, u32);
+
+/// Marks a [`Range`] the table settled to its third field.
+const SETTLED: u32 = u32::MAX;
 
 #[cfg(test)]
 mod tests {
