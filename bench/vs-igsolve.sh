@@ -16,8 +16,10 @@
 #   cargo update -p ph@0.11.0 --precise 0.10.0 && cargo build --release -p igsolve
 #
 # Prints one line per case: game, board, our seconds and peak memory,
-# igsolve's, their/ours time ratio, and whether the nimbers agree. A run
-# that does not finish within LIMIT prints `>LIMIT` and no ratio.
+# igsolve's, their/ours time ratio, and whether the nimbers agree. A case
+# both programs finish within 10 s is run three times each, in turn, and
+# the best times count. A run that does not finish within LIMIT prints
+# `>LIMIT` and no ratio.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -76,6 +78,17 @@ for case in $cases; do
   read -r ig_s ig_kib ig_status <<< "$(measure "$work/ig.txt" "$igs" "${ig_args[@]}")"
   for threads in $threads_list; do
   read -r our_s our_kib our_status <<< "$(GRUNDY_THREADS=$threads measure "$work/ours.txt" "$grundy" value "$game" "$board" --max-moves 0 --quiet)"
+  # A case both programs finish within 10 s: the best of three runs of
+  # each, taken in turn (a run of a few seconds varies by 10% on a shared
+  # machine).
+  if [ "$ig_status" = 0 ] && [ "$our_status" = 0 ] && [ "$(echo "$ig_s < 10 && $our_s < 10" | bc)" = 1 ]; then
+    for _ in 1 2; do
+      read -r s _ st <<< "$(measure "$work/again.txt" "$igs" "${ig_args[@]}")"
+      if [ "$st" = 0 ]; then ig_s=$(echo "if ($s < $ig_s) $s else $ig_s" | bc); fi
+      read -r s _ st <<< "$(GRUNDY_THREADS=$threads measure "$work/again.txt" "$grundy" value "$game" "$board" --max-moves 0 --quiet)"
+      if [ "$st" = 0 ]; then our_s=$(echo "if ($s < $our_s) $s else $our_s" | bc); fi
+    done
+  fi
   ig_nim=$(grep -o 'Nimber of initial position: [0-9]*' "$work/ig.txt" | grep -o '[0-9]*$' || true)
   our_nim=$(grep -o 'grundy [0-9]*' "$work/ours.txt" | head -1 | grep -o '[0-9]*$' || true)
   show() { if [ "$2" = 0 ]; then printf '%.2f' "$1"; else printf '>%s' "$limit"; fi; }
