@@ -14,6 +14,9 @@ use crate::position::Position;
 use crate::search::family::Kind;
 use crate::search::{Bits, Known, SearchGame};
 
+/// A region's first and last rows and columns.
+type Bounds = (u32, u32, u32, u32);
+
 /// The most cells a Cram board may have.
 pub const MAX_CELLS: u32 = 128;
 
@@ -75,7 +78,7 @@ impl<B: Bits> CramGame<B> {
                         }
                     }
                     opts.clear();
-                    game.options_ring_order(full, &mut opts);
+                    game.options_ring_order(full, (0, h - 1, 0, wd - 1), &mut opts);
                     orders.push(opts.iter().map(|&o| full & !o).collect());
                 }
             }
@@ -244,7 +247,7 @@ impl<B: Bits> CramGame<B> {
     }
 
     /// The first and last rows and columns of `c` (not empty).
-    fn bounds(&self, c: B) -> (u32, u32, u32, u32) {
+    fn bounds(&self, c: B) -> Bounds {
         let w = self.width;
         let (r0, r1) = (self.row(c.lowest()), self.row(c.end() - 1));
         let row_mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
@@ -262,9 +265,8 @@ impl<B: Bits> CramGame<B> {
     /// horizontal ones from the middle row outwards. A domino across the
     /// middle tends to cut the region in two, and such options are the
     /// likeliest to be known already.
-    fn options_ring_order(&self, c: B, out: &mut Vec<B>) {
+    fn options_ring_order(&self, c: B, (r0, r1, c0, c1): Bounds, out: &mut Vec<B>) {
         let w = self.width;
-        let (r0, r1, c0, c1) = self.bounds(c);
         let row_mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
         let two = B::ONE | (B::ONE << 1);
         let full_row = B::from_u128(row_mask as u128);
@@ -347,7 +349,7 @@ impl<B: Bits> SearchGame for CramGame<B> {
                 }
                 out.truncate(n);
             }
-            _ => self.options_ring_order(c, out),
+            _ => self.options_ring_order(c, (r0, r1, c0, c1), out),
         }
     }
 
@@ -1151,7 +1153,7 @@ mod tests {
             let (mut fast, mut ring) = (Vec::new(), Vec::new());
             game.options(c, &mut fast);
             if c != B::ZERO {
-                game.options_ring_order(c, &mut ring);
+                game.options_ring_order(c, game.bounds(c), &mut ring);
             }
             assert_eq!(fast, ring, "options of {:#x}", c.to_u128());
         }

@@ -839,6 +839,8 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
     /// of recent keys if there.
     #[inline]
     fn key(&mut self, part: G::Pos) -> G::Pos {
+        // One multiply, not the table's `mix`: a poor spread here costs a
+        // recomputed key, not a lost entry.
         let x = part.to_u128();
         let h =
             ((x as u64) ^ ((x >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
