@@ -34,11 +34,12 @@ struct Limits {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES)]
     max_states: usize,
     /// Memory for the transposition table of a search (cram, chomp,
-    /// nodekayles): bytes, or a number with K, M or G.
-    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    /// nodekayles): bytes, or a number with K, M, G or T, at most this
+    /// machine's memory.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_table_size)]
     tt_size: usize,
     /// Give up when grundy holds more memory than this while remembering
-    /// positions: bytes, or a number with K, M or G (default: half of this
+    /// positions: bytes, or a number with K, M, G or T (default: half of this
     /// machine's memory).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_memory: Option<usize>,
@@ -71,15 +72,30 @@ fn parse_size(text: &str) -> Result<usize, String> {
         "T" => 40,
         _ => {
             return Err(format!(
-                "{text:?} is not a size: write bytes, or a number with K, M or G (512M, 2G)"
+                "{text:?} is not a size: write bytes, or a number with K, M, G or T (512M, 2G)"
             ))
         }
     };
     let n: usize = digits.parse().map_err(|_| {
-        format!("{text:?} is not a size: write bytes, or a number with K, M or G (512M, 2G)")
+        format!("{text:?} is not a size: write bytes, or a number with K, M, G or T (512M, 2G)")
     })?;
     n.checked_mul(1usize << shift)
         .ok_or_else(|| format!("{text:?} is more memory than this machine can address"))
+}
+
+/// Reads `--tt-size`: a size, and no more than this machine's memory (a
+/// table is touched as it fills, so too large a one would only be found out
+/// when the machine starts to swap).
+fn parse_table_size(text: &str) -> Result<usize, String> {
+    let bytes = parse_size(text)?;
+    match grundy::memory::machine() {
+        Some(machine) if bytes as u64 > machine => Err(format!(
+            "a table of {} is more than this machine's memory ({}): give a smaller --tt-size",
+            grundy::memory::human(bytes as u64),
+            grundy::memory::human(machine)
+        )),
+        _ => Ok(bytes),
+    }
 }
 
 #[derive(Subcommand)]
@@ -395,6 +411,9 @@ fn main() -> ExitCode {
     if let Err(e) = grundy::search::threads_from_env() {
         eprintln!("error: {e}");
         return ExitCode::from(2);
+    }
+    if let Some(warning) = grundy::search::threads_warning() {
+        eprintln!("warning: {warning}");
     }
     // Searches recurse as deep as games last: give them a roomy stack.
     let worker = std::thread::Builder::new()

@@ -334,14 +334,17 @@ pub fn sequence_to_file(
     to: u64,
 ) -> Result<(), Failure> {
     let cannot = |e: io::Error| Error::Io(format!("cannot write {}: {e}", path.display()));
-    let file = std::fs::File::create(path).map_err(cannot)?;
+    // Written beside the target and put in place at the end (or written
+    // through to a device or a pipe): see `grundy::files`.
+    let mut output = grundy::files::Output::create(path, grundy::files::Allow::Through)?;
+    let file = output.take_file();
     let text = path.extension().is_some_and(|e| e == "txt");
     const BLOCK: usize = 1 << 14;
     // Blocks go to the writer and come back empty, to be filled again.
     let (full, blocks) = std::sync::mpsc::sync_channel::<Vec<u64>>(4);
     let (empty, returned) = std::sync::mpsc::channel::<Vec<u64>>();
     std::thread::scope(|scope| {
-        let writer = scope.spawn(move || -> io::Result<()> {
+        let writer = scope.spawn(move || -> io::Result<std::fs::File> {
             let mut out = io::BufWriter::with_capacity(1 << 20, file);
             let mut lines = Lines::new();
             let mut n = from;
@@ -361,7 +364,7 @@ pub fn sequence_to_file(
                 let _ = empty.send(block);
             }
             lines.drain_into(&mut out)?;
-            out.flush()
+            out.into_inner().map_err(|e| e.into_error())
         });
         let mut block = Vec::with_capacity(BLOCK);
         let mut next = from;
@@ -390,7 +393,13 @@ pub fn sequence_to_file(
         drop(full);
         let written = writer.join().expect("the writer does not panic");
         // A write error explains a stopped writer better than the stop.
-        written.map_err(cannot)?;
+        let file = written.map_err(cannot)?;
+        match produced {
+            // What was computed before an interruption is kept.
+            Ok(()) | Err(Error::Interrupted(_)) => output.commit_file(file)?,
+            // Any other failure leaves the target as it was.
+            Err(_) => {}
+        }
         produced?;
         Ok(())
     })

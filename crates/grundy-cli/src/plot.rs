@@ -98,21 +98,19 @@ pub fn sequence(
     to: u64,
     print: impl FnOnce(&mut dyn Family) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
+    // A plot not finished leaves the target as it was: dropping the output
+    // removes only the file grundy created beside it.
     let file = create(path)?;
     let mut columns = MinMax::new(from, to, COLUMNS);
-    let result = print(&mut Tee {
+    print(&mut Tee {
         inner: &mut *family,
         columns: &mut columns,
     })
     .and_then(|()| {
         let report = known_period(family, to)?;
         let svg = sequence_svg(&family.spec(), &columns, report.as_ref())?;
-        finish(file, path, &svg)
-    });
-    if result.is_err() {
-        let _ = std::fs::remove_file(path);
-    }
-    result
+        finish(file, &svg)
+    })
 }
 
 /// The period of the game as far as heap `to` shows it (or a closed form):
@@ -130,15 +128,11 @@ fn known_period(family: &mut dyn Family, to: u64) -> Result<Option<PeriodReport>
 /// handed back for printing.
 pub fn table(path: &Path, family: &mut dyn Family) -> Result<Vec<Vec<Value>>, Failure> {
     let file = create(path)?;
-    let result = family.table().map_err(Failure::from).and_then(|rows| {
+    family.table().map_err(Failure::from).and_then(|rows| {
         let svg = table_svg(&family.spec(), &rows)?;
-        finish(file, path, &svg)?;
+        finish(file, &svg)?;
         Ok(rows)
-    });
-    if result.is_err() {
-        let _ = std::fs::remove_file(path);
-    }
-    result
+    })
 }
 
 fn cannot_write(path: &Path, e: impl std::fmt::Display) -> Error {
@@ -146,7 +140,7 @@ fn cannot_write(path: &Path, e: impl std::fmt::Display) -> Error {
 }
 
 /// Opens the plot file before any work, so that a bad path fails at once.
-fn create(path: &Path) -> Result<std::fs::File, Failure> {
+fn create(path: &Path) -> Result<grundy::files::Output, Failure> {
     let svg = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
@@ -157,14 +151,19 @@ fn create(path: &Path) -> Result<std::fs::File, Failure> {
         ))
         .into());
     }
-    Ok(std::fs::File::create(path).map_err(|e| cannot_write(path, e))?)
+    Ok(grundy::files::Output::create(
+        path,
+        grundy::files::Allow::Through,
+    )?)
 }
 
-fn finish(mut file: std::fs::File, path: &Path, svg: &str) -> Result<(), Failure> {
-    file.write_all(svg.as_bytes())
-        .and_then(|()| file.flush())
-        .map_err(|e| cannot_write(path, e))?;
-    Ok(())
+fn finish(mut output: grundy::files::Output, svg: &str) -> Result<(), Failure> {
+    let path = output.path().to_path_buf();
+    output
+        .file()
+        .write_all(svg.as_bytes())
+        .map_err(|e| cannot_write(&path, e))?;
+    Ok(output.commit()?)
 }
 
 /// A plotters failure: drawing into a string has no reason to fail.

@@ -437,7 +437,7 @@ fn an_interrupted_sequence_hands_on_what_it_tabulated() {
 
 #[test]
 fn a_wrong_thread_count_is_refused_before_any_work() {
-    for value in ["0", "x", "-2"] {
+    for value in ["0", "x", "-2", "", " "] {
         let out = assert_cmd::Command::cargo_bin("grundy")
             .unwrap()
             .env("GRUNDY_THREADS", value)
@@ -452,4 +452,22 @@ fn a_wrong_thread_count_is_refused_before_any_work() {
     }
     let text = common::stdout(&["value", "nim", "3"]);
     assert!(text.contains("grundy 3"));
+}
+
+#[test]
+fn too_many_threads_are_capped_with_one_warning() {
+    let out = assert_cmd::Command::cargo_bin("grundy")
+        .unwrap()
+        .env("GRUNDY_THREADS", "100000")
+        .args(["value", "cram", "4x4", "--max-moves", "0"])
+        .assert()
+        .success();
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let cap = grundy::search::thread_cap();
+    assert!(
+        err.lines().count() == 1 && err.contains(&format!("using {cap}")),
+        "{err}"
+    );
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("grundy 0"), "{text}");
 }

@@ -66,6 +66,10 @@ fn bad_input_is_one_line_and_status_2() {
             "too few positions",
         ),
         (
+            vec!["value", "cram", "3x3", "--tt-size", "100T"],
+            "more than this machine's memory",
+        ),
+        (
             vec!["value", "nodekayles:/no/such/file", "all"],
             "cannot read",
         ),

@@ -905,6 +905,10 @@ impl Log {
     /// A last line cut short (a write interrupted by a crash) is dropped.
     pub fn open(params: Params, path: &Path) -> Result<Log> {
         let format = Format::of_path(path)?;
+        // A census file is read back and appended to: only a regular file
+        // will do, and a symbolic link is followed to it.
+        let target = crate::files::target(path, crate::files::Allow::RegularOnly)?;
+        let path = target.path();
         let mut log = Log::in_memory(params);
         let head = header(format, &params);
         let io = |e: std::io::Error| Error::Io(format!("{}: {e}", path.display()));
@@ -919,7 +923,7 @@ impl Log {
             Err(e) => return Err(io(e)),
         };
         if text.is_empty() {
-            write_new(path, head.as_bytes())?;
+            crate::files::write(path, head.as_bytes(), crate::files::Allow::RegularOnly)?;
             log.file = Some((path.to_path_buf(), format));
             return Ok(log);
         }
@@ -1146,22 +1150,10 @@ impl Log {
         }
         if let Some((path, format)) = &self.file {
             let text = self.render(*format);
-            let mut temporary = path.as_os_str().to_owned();
-            temporary.push(".tmp");
-            let temporary = PathBuf::from(temporary);
-            write_new(&temporary, text.as_bytes())?;
-            std::fs::rename(&temporary, path)
-                .map_err(|e| Error::Io(format!("cannot replace {}: {e}", path.display())))?;
+            crate::files::write(path, text.as_bytes(), crate::files::Allow::RegularOnly)?;
         }
         Ok(true)
     }
-}
-
-fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
-    let io = |e: std::io::Error| Error::Io(format!("cannot write {}: {e}", path.display()));
-    let mut file = std::fs::File::create(path).map_err(io)?;
-    file.write_all(bytes).map_err(io)?;
-    file.sync_all().map_err(io)
 }
 
 /// Appends one line in a single write (O_APPEND) and waits until it is on disk.

@@ -141,59 +141,41 @@ pub fn write(
     })
 }
 
-/// A certificate file being written: created at once beside its final
-/// name (`FILE.partial`), so that a path that cannot be written is refused
-/// before any work; renamed into place only once complete, so that an
-/// interrupted run never leaves a partial certificate under the name asked
-/// for.
+/// A certificate file being written: opened at once (a path that cannot be
+/// written is refused before any work), and put in place only once complete,
+/// so that an interrupted run never leaves a partial certificate under the
+/// name asked for (see [`crate::files`]: a device or a pipe is written
+/// through, never replaced).
 pub struct Pending {
-    path: std::path::PathBuf,
-    partial: std::path::PathBuf,
-    file: Option<std::fs::File>,
+    output: crate::files::Output,
 }
 
 impl Pending {
-    /// Creates `path.partial`.
+    /// Opens the certificate's output.
     pub fn create(path: &std::path::Path) -> Result<Pending> {
-        let mut partial = path.as_os_str().to_owned();
-        partial.push(".partial");
-        let partial = std::path::PathBuf::from(partial);
-        let file = std::fs::File::create(&partial)
-            .map_err(|e| Error::Io(format!("cannot write {}: {e}", path.display())))?;
         Ok(Pending {
-            path: path.to_path_buf(),
-            partial,
-            file: Some(file),
+            output: crate::files::Output::create(path, crate::files::Allow::Through)?,
         })
     }
 
     /// The name the certificate gets once finished.
     pub fn path(&self) -> &std::path::Path {
-        &self.path
+        self.output.path()
     }
 
-    /// Writes the certificate with `write_to` and renames it into place.
+    /// Writes the certificate with `write_to` and puts it in place.
     pub fn finish(
         mut self,
         write_to: impl FnOnce(&mut dyn Write) -> Result<Written>,
     ) -> Result<Written> {
-        let io = |e: std::io::Error| Error::Io(format!("{}: {e}", self.path.display()));
-        let file = self.file.take().expect("finished once");
+        let shown = self.output.path().display().to_string();
+        let io = |e: std::io::Error| Error::Io(format!("{shown}: {e}"));
+        let file = self.output.take_file();
         let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
         let written = write_to(&mut out)?;
         let file = out.into_inner().map_err(|e| io(e.into_error()))?;
-        file.sync_all().map_err(io)?;
-        std::fs::rename(&self.partial, &self.path).map_err(io)?;
+        self.output.commit_file(file)?;
         Ok(written)
-    }
-}
-
-impl Drop for Pending {
-    /// A certificate not finished leaves nothing behind.
-    fn drop(&mut self) {
-        if self.partial.exists() {
-            let _ = std::fs::remove_file(&self.partial);
-        }
     }
 }
 

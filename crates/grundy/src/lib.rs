@@ -19,6 +19,7 @@ pub mod certificate;
 pub mod columns;
 pub mod error;
 pub mod family;
+pub mod files;
 pub mod game;
 pub mod games;
 pub mod genus;

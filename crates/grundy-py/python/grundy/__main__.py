@@ -51,7 +51,7 @@ def main(argv=None) -> int:
                    help="keep what the search learns in FILE; the same command resumes from it")
     f.add_argument("--depth", type=int, default=None,
                    help="with --dask: levels the driver splits into tasks (default 2)")
-    f.add_argument("--tt-size", default="1G", help="the driver's table: bytes, or a number with K, M or G")
+    f.add_argument("--tt-size", default="1G", help="the driver's table: bytes, or a number with K, M, G or T")
     args = parser.parse_args(argv)
     if args.command == "census":
         return _census(args)
@@ -112,10 +112,10 @@ def _census(args) -> int:
 
 def _size(text: str) -> int:
     t = text.strip().upper().rstrip("BI")
-    shift = {"K": 10, "M": 20, "G": 30}.get(t[-1:], 0)
+    shift = {"K": 10, "M": 20, "G": 30, "T": 40}.get(t[-1:], 0)
     digits = t[:-1] if shift else t
     if not digits.isdigit() or int(digits) == 0:
-        raise ValueError(f"{text} is not a memory size: write bytes, or a number with K, M or G (512M)")
+        raise ValueError(f"{text} is not a memory size: write bytes, or a number with K, M, G or T (512M)")
     return int(digits) << shift
 
 

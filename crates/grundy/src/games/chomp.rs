@@ -378,9 +378,18 @@ impl Engine for DenseChomp {
     fn set_progress(&mut self, report: Box<dyn FnMut(crate::search::Stats)>) {
         self.progress = Some(report);
     }
-    fn set_saving(&mut self, _: crate::search::Saving) -> Result<Option<usize>> {
-        // The whole table is rebuilt faster than it would be read back.
-        Ok(None)
+    fn set_saving(&mut self, saving: crate::search::Saving) -> Result<Option<usize>> {
+        // The whole table is rebuilt faster than it would be read back, so
+        // nothing is saved; but a file given for another board is refused,
+        // as the search's own table would refuse it.
+        match crate::search::table::saved_spec(&saving.path)? {
+            Some(saved) if saved != saving.spec => Err(crate::Error::invalid(format!(
+                "refusing transposition table {}: it is for {saved}, not {}",
+                saving.path.display(),
+                saving.spec
+            ))),
+            _ => Ok(None),
+        }
     }
     fn save(&mut self) -> Result<()> {
         Ok(())

@@ -47,10 +47,8 @@ impl<W: Write> Write for Summing<W> {
 pub fn save(path: &Path, spec: &str, values: &Values) -> Result<()> {
     let io =
         |e: std::io::Error| Error::Io(format!("cannot write checkpoint {}: {e}", path.display()));
-    let mut tmp_name = path.as_os_str().to_owned();
-    tmp_name.push(".tmp");
-    let tmp = Path::new(&tmp_name);
-    let file = fs::File::create(tmp).map_err(io)?;
+    let mut output = crate::files::Output::create(path, crate::files::Allow::RegularOnly)?;
+    let file = output.take_file();
     let mut out = Summing {
         inner: BufWriter::with_capacity(1 << 20, file),
         hash: FNV_OFFSET,
@@ -82,15 +80,16 @@ pub fn save(path: &Path, spec: &str, values: &Values) -> Result<()> {
     let mut inner = out.inner;
     inner.write_all(&hash.to_le_bytes()).map_err(io)?;
     let file = inner.into_inner().map_err(|e| io(e.into_error()))?;
-    file.sync_all().map_err(io)?;
-    fs::rename(tmp, path).map_err(io)?;
-    Ok(())
+    output.commit_file(file)
 }
 
 /// Loads the values saved for game `spec`; `Ok(None)` when `path` does not exist yet.
 pub fn load(path: &Path, spec: &str) -> Result<Option<Values>> {
     let refuse =
         |why: &str| Error::invalid(format!("refusing checkpoint {}: {why}", path.display()));
+    // A checkpoint is written again and again: a path that cannot hold one
+    // is refused before any work.
+    crate::files::target(path, crate::files::Allow::RegularOnly)?;
     let mut file = match fs::File::open(path) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -168,10 +167,8 @@ pub(crate) fn save_blob(
     body: impl FnOnce(&mut dyn FnMut(&[u8]) -> Result<()>) -> Result<()>,
 ) -> Result<()> {
     let io = |e: std::io::Error| Error::Io(format!("cannot write {}: {e}", path.display()));
-    let mut tmp_name = path.as_os_str().to_owned();
-    tmp_name.push(".tmp");
-    let tmp = Path::new(&tmp_name);
-    let file = fs::File::create(tmp).map_err(io)?;
+    let mut output = crate::files::Output::create(path, crate::files::Allow::RegularOnly)?;
+    let file = output.take_file();
     let mut out = Summing {
         inner: BufWriter::with_capacity(1 << 20, file),
         hash: FNV_OFFSET,
@@ -182,15 +179,14 @@ pub(crate) fn save_blob(
     let mut inner = out.inner;
     inner.write_all(&hash.to_le_bytes()).map_err(io)?;
     let file = inner.into_inner().map_err(|e| io(e.into_error()))?;
-    file.sync_all().map_err(io)?;
-    fs::rename(tmp, path).map_err(io)?;
-    Ok(())
+    output.commit_file(file)
 }
 
 /// Reads a file written by [`save_blob`] with the same `magic`: the body,
 /// checked; `Ok(None)` if the file does not exist.
 pub(crate) fn load_blob(path: &Path, magic: &[u8]) -> Result<Option<Vec<u8>>> {
     let refuse = |why: &str| Error::invalid(format!("refusing {}: {why}", path.display()));
+    crate::files::target(path, crate::files::Allow::RegularOnly)?;
     let bytes = match fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),

@@ -172,25 +172,54 @@ pub struct Searcher<G: SearchGame> {
     main: Worker<G, Main>,
 }
 
-/// Threads a search uses: `GRUNDY_THREADS` if set to a number, else one
-/// per core.
+/// Threads a search uses: `GRUNDY_THREADS` if set to a number (at most
+/// [`thread_cap`]), else one per core.
 pub fn default_threads() -> usize {
-    threads_from_env()
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    threads_from_env().ok().flatten().unwrap_or_else(cores)
 }
 
-/// `GRUNDY_THREADS` as set: `None` when it is not, an error when it is not
-/// a whole number of at least 1 (the command line checks it before work).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Threads a search runs per core at most: more only take turns on the same
+/// cores, each with its own stack and share of the table's traffic (a
+/// thousand threads on two cores made Cram 5x8 twenty times slower, and
+/// a hundred thousand could not be started at all).
+pub const THREADS_PER_CORE: usize = 4;
+
+/// The most threads a search uses on this machine.
+pub fn thread_cap() -> usize {
+    cores() * THREADS_PER_CORE
+}
+
+/// `GRUNDY_THREADS` as set, capped at [`thread_cap`]: `None` when it is
+/// not set, an error when it is not a whole number of at least 1 (the
+/// command line checks it before work).
 pub fn threads_from_env() -> Result<Option<usize>, String> {
+    Ok(threads_asked()?.map(|n| n.min(thread_cap())))
+}
+
+/// What the command line says when `GRUNDY_THREADS` asks for more than
+/// [`thread_cap`] threads.
+pub fn threads_warning() -> Option<String> {
+    match threads_asked() {
+        Ok(Some(n)) if n > thread_cap() => Some(format!(
+            "GRUNDY_THREADS={n} is more than {THREADS_PER_CORE} threads for each of this machine's {} cores: using {}",
+            cores(),
+            thread_cap()
+        )),
+        _ => None,
+    }
+}
+
+fn threads_asked() -> Result<Option<usize>, String> {
     match std::env::var("GRUNDY_THREADS") {
         Err(std::env::VarError::NotPresent) => Ok(None),
-        Ok(v) if v.trim().is_empty() => Ok(None),
         Ok(v) => match v.trim().parse::<usize>() {
             Ok(n) if n >= 1 => Ok(Some(n)),
             _ => Err(format!(
-                "GRUNDY_THREADS={v} is not a number of threads: write a whole number of at least 1, or unset it"
+                "GRUNDY_THREADS={v:?} is not a number of threads: write a whole number of at least 1, or unset it"
             )),
         },
         Err(std::env::VarError::NotUnicode(_)) => {

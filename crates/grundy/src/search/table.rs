@@ -635,6 +635,41 @@ impl<K: Bits> Table<K> {
     }
 }
 
+/// The engine a table saved in `path` is for, read from the file's
+/// header alone (`Ok(None)` if there is no such file yet): an engine that
+/// keeps no table checks with it that the file is its own all the same.
+pub fn saved_spec(path: &Path) -> Result<Option<String>> {
+    use std::io::Read;
+    crate::files::target(path, crate::files::Allow::RegularOnly)?;
+    let refuse = |why: &str| {
+        Error::invalid(format!(
+            "refusing transposition table {}: {why}",
+            path.display()
+        ))
+    };
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::Io(format!("cannot read {}: {e}", path.display()))),
+    };
+    let mut head = vec![0u8; TT_MAGIC.len() + 8];
+    if file.read_exact(&mut head).is_err() || &head[..TT_MAGIC.len()] != TT_MAGIC {
+        return Err(refuse("it is not a table saved by grundy"));
+    }
+    let at = TT_MAGIC.len();
+    let version = u32::from_le_bytes(head[at..at + 4].try_into().expect("4 bytes"));
+    if version != TT_VERSION {
+        return Err(refuse(&format!(
+            "it was written by format version {version}, this grundy reads version {TT_VERSION}"
+        )));
+    }
+    let spec_len = u32::from_le_bytes(head[at + 4..at + 8].try_into().expect("4 bytes"));
+    let mut spec = vec![0u8; spec_len.min(1 << 12) as usize];
+    file.read_exact(&mut spec)
+        .map_err(|_| refuse("it is truncated"))?;
+    Ok(Some(String::from_utf8_lossy(&spec).into_owned()))
+}
+
 const TT_MAGIC: &[u8] = b"GRUNDY-TRANSPOSITION-TABLE\n";
 const TT_VERSION: u32 = 2;
 
