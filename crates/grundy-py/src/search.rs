@@ -7,7 +7,8 @@
 //! stop flag.
 
 use crate::{py_error, WORKER_STACK};
-use grundy::search::cluster::{self, Fact, Opened};
+use grundy::search::cluster::{self, Fact};
+use grundy::search::family::Opened;
 use grundy::search::{Saving, Stop};
 use grundy::Error;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
@@ -132,7 +133,7 @@ impl SearchEngine {
             .stack_size(WORKER_STACK)
             .spawn(move || {
                 let opened = (|| {
-                    let mut o = cluster::open(&game, &position, tt_size)?;
+                    let mut o = grundy::spec::open_distributed(&game, &position, tt_size)?;
                     o.engine.set_stop_flag(flag);
                     o.engine.set_threads(threads.max(1));
                     let mut loaded = 0;
@@ -314,5 +315,5 @@ fn dist(h: &mut Held) -> &mut dyn cluster::Distributed {
     h.opened
         .engine
         .distributed()
-        .expect("cluster::open gives searching engines only")
+        .expect("open_distributed gives searching engines only")
 }

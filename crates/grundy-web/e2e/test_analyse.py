@@ -69,3 +69,16 @@ def test_a_shared_address_with_a_plain_plus(page):
     page.goto(page.base + "#/analyse?sum=nim 3 + sub:1,2,3 4")
     expect(page.get_by_test_id("sum-input")).to_have_value("nim 3 + sub:1,2,3 4")
     expect(page.get_by_test_id("components").locator("tbody tr")).to_have_count(2)
+
+
+def test_integers_past_two_to_the_53_are_shown_exactly(page):
+    # JSON numbers up to 2^64 would be rounded to the nearest double by a
+    # plain JSON.parse (2^64 - 1 shows as 18446744073709552000).
+    page.goto(page.base + "#/analyse?sum=nim%2018446744073709551615%20%2B%20nim%201")
+    expect(page.get_by_test_id("component-value")).to_have_text(["18446744073709551615", "1"])
+    expect(page.get_by_test_id("winning-move")).to_have_text(["[1] nim: 18446744073709551615 -> 1"])
+    expect(page.locator("#page")).to_contain_text("18446744073709551614")
+    expect(page.locator("#page")).not_to_contain_text("18446744073709552000")
+    page.get_by_test_id("sum-input").fill("nim 9007199254740993")
+    page.get_by_test_id("sum-input").press("Enter")
+    expect(page.get_by_test_id("component-value")).to_have_text(["9007199254740993"])

@@ -11,9 +11,16 @@ def test_switch_to_chinese_and_back(page, shot):
     expect(page.get_by_test_id("winner")).to_have_text("先手必胜")
     expect(page.get_by_test_id("nimsum-work")).to_contain_text("奇数")
     shot(page, "analyse-zh")
-    page.reload()  # remembered
+    # The language is remembered across a reload. The old document is marked,
+    # so that the checks below wait for the new one: a hash navigation sent
+    # while the reload is still pending is lost when the reload commits.
+    page.evaluate("document.body.dataset.stale = '1'")
+    page.reload()
+    page.wait_for_function("document.body && !document.body.dataset.stale")
     expect(page.get_by_test_id("nav-play")).to_have_text("对弈")
+    expect(page.get_by_test_id("winner")).to_have_text("先手必胜")
     page.goto(page.base + "#/explain?game=sub:1-3&position=5")
+    expect(page.locator("#page")).to_have_attribute("data-page", "explain")
     expect(page.get_by_test_id("mex-text").first).to_have_text("后继局面的值为 {0, 2, 3}，所以 mex = 1。")
     shot(page, "explain-zh")
     page.get_by_test_id("lang-switch").click()

@@ -3,7 +3,7 @@
 import {
   api, el, t, errorBox, checkbox, setParams, gamesHelp, moveText, showValue,
   bigValue, nimSumWork, winnerText, link, keepArrows,
-} from './app.js';
+} from './ui.js';
 import { quotientView } from './quotient.js';
 
 export function render(root, params) {

@@ -1,6 +1,6 @@
 // Boards: the value tables of the knight game and of chocolate bars as heat
 // maps; a click on a cell analyses that position.
-import { api, el, t, errorBox, field, setParams, go, showValue, patternPanel } from './app.js';
+import { api, el, t, errorBox, field, setParams, go, showValue, patternPanel } from './ui.js';
 
 export function render(root, params) {
   const [nField, n] = field(t('boards.size'), { testid: 'knight-n', value: params.get('n') || '8', inputmode: 'numeric', class: 'short' });

@@ -1,6 +1,6 @@
 // Explain: one position's options, their values and the mex in words, each
 // option opening into its own explanation, a few levels deep.
-import { api, el, t, errorBox, field, setParams, showValue, bigValue, go, keepArrows } from './app.js';
+import { api, el, t, errorBox, field, setParams, showValue, bigValue, go, keepArrows } from './ui.js';
 
 const MAX_DEPTH = 6;
 

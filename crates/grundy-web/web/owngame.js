@@ -1,6 +1,6 @@
 // Your game: a Rhai script or an edge list kept in the browser; every request
 // then carries it, so script:NAME and dag:NAME work on every page.
-import { api, el, t, errorBox, field, loadFiles, saveFiles, link, moveText, showValue, winnerText, keepArrows } from './app.js';
+import { api, el, t, errorBox, field, loadFiles, saveFiles, link, moveText, showValue, winnerText, keepArrows } from './ui.js';
 
 export const EXAMPLE_SCRIPT = `// Take 1, 2 or 3 stones from a heap of n; whoever takes the last stone wins.
 fn name() { "take 1, 2 or 3" }

@@ -2,9 +2,9 @@
 // (green / red / grey moves), undo and redo, and a timeline of the nim-sum
 // that shows where a winning position was given away.
 import {
-  api, el, t, errorBox, checkbox, setParams, parseSum, moveText, moveWhat, showValue,
+  api, el, t, errorBox, checkbox, setParams, parseSum, moveText, moveWhat, showValue, bigValue,
   loadFiles, link, gamesHelp, parseCram, cramKey, cellName, parseChomp, chompKey, keepArrows,
-} from './app.js';
+} from './ui.js';
 
 const REPLY_DELAY_MS = 700;
 const RANK = { win: 2, draw: 1, lose: 0 };
@@ -256,7 +256,7 @@ function draw() {
   } else {
     let hint = '';
     if (hints && cur.info) {
-      const ns = typeof cur.info.nim_sum === 'number' || /^\d+$/.test(cur.info.nim_sum || '') ? t('play.nimsumIs', { x: showValue(cur.info.nim_sum) }) + ' ' : '';
+      const ns = bigValue(cur.info.nim_sum) !== null ? t('play.nimsumIs', { x: showValue(cur.info.nim_sum) }) + ' ' : '';
       hint = ns + (cur.info.winner === 'first' ? t('play.hintWinning') : cur.info.winner === 'second' ? t('play.hintLosing') : t('play.hintDraw'));
     }
     parts.push(el('p', { class: 'status', testid: 'status' }, el('strong', { text: t('play.yourTurn') }), hint ? ' ' + hint : ''));
@@ -304,7 +304,7 @@ function draw() {
 function timeline(g) {
   const items = g.entries.map((e, k) => {
     const after = e.info
-      ? (g.misere || typeof e.info.nim_sum !== 'number' ? t('play.tlWinner.' + e.info.winner) : '⊕ ' + showValue(e.info.nim_sum))
+      ? (g.misere || bigValue(e.info.nim_sum) === null ? t('play.tlWinner.' + e.info.winner) : '⊕ ' + showValue(e.info.nim_sum))
       : '…';
     const what = k === 0 ? t('play.tlStart') : `${e.who === 'you' ? t('play.you') : t('play.computer')}: [${e.move.component + 1}] ${moveWhat(e.move, e.game)}`;
     const cls = 'tl ' + (e.who || 'start') + (e.mistake ? ' mistake' : '') + (e.who === 'you' && !e.mistake && e.outcome === 'win' ? ' good' : '');

@@ -2,7 +2,7 @@
 // drawn as its Cayley table with the P-portion marked, with the presentation
 // and the element of every heap. A click on a row and a column shows what
 // that product means.
-import { api, el, t, errorBox, field, setParams } from './app.js';
+import { api, el, t, errorBox, field, setParams } from './ui.js';
 
 /** The largest table drawn cell by cell. */
 const DRAWN = 64;

@@ -1,7 +1,7 @@
 // Sequence: G(n) of a heap game over a range, drawn as per-column min-max
 // bars (so 10^7 heaps cost the page nothing), with the period marked, rare
 // values coloured, drag-to-zoom, and downloads. Every run is a server job.
-import { api, el, t, errorBox, field, setParams, language, patternPanel } from './app.js';
+import { api, el, t, errorBox, field, setParams, language, patternPanel } from './ui.js';
 
 const POLL_MS = 250;
 const HEIGHT = 340;

@@ -54,38 +54,6 @@ pub struct LongRun {
     pub checkpoint_every: std::time::Duration,
 }
 
-/// When a computation of unknown length reports progress: never in its
-/// first second (so quick work never draws a progress bar), then about
-/// once a second. Shared by the memo solver, the exploration of loopy games
-/// and misère search over whole sums.
-#[derive(Debug, Clone, Copy)]
-pub struct Pace {
-    start: std::time::Instant,
-    last: std::time::Instant,
-}
-
-impl Pace {
-    /// A pace whose clock starts now.
-    pub fn start() -> Self {
-        let now = std::time::Instant::now();
-        Pace {
-            start: now,
-            last: now,
-        }
-    }
-
-    /// Whether to report now (and, if so, the next report is a second away).
-    pub fn due(&mut self) -> bool {
-        const SECOND: std::time::Duration = std::time::Duration::from_secs(1);
-        let now = std::time::Instant::now();
-        let due = now - self.start >= SECOND && now - self.last >= SECOND;
-        if due {
-            self.last = now;
-        }
-        due
-    }
-}
-
 /// A move of one component: what it leaves, and the value of what it leaves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Move {

@@ -29,6 +29,7 @@ pub mod loopy;
 pub mod memory;
 pub mod misere;
 pub mod nimber;
+pub mod pace;
 pub mod pattern;
 pub mod period;
 pub mod play;

@@ -88,7 +88,7 @@ pub struct Solver<G: Game> {
     /// first, while a search runs.
     progress: Option<Box<dyn FnMut(u64)>>,
     /// When the current search reports.
-    pace: Option<crate::family::Pace>,
+    pace: Option<crate::pace::Pace>,
 }
 
 impl<G: Game> Solver<G> {
@@ -210,7 +210,7 @@ impl<G: Game> Solver<G> {
         if self.memo.len() >= self.max_states {
             return Err(SolveError::Budget(self.max_states));
         }
-        self.pace = Some(crate::family::Pace::start());
+        self.pace = Some(crate::pace::Pace::start());
         let mut stack: Vec<Frame<G::Position>> = Vec::new();
         self.memo.insert(root.clone(), Entry::OnStack(0));
         let options = self.expand(&root);

@@ -652,6 +652,43 @@ fn example_for(spec: &str) -> String {
         .unwrap_or_else(|| format!("{spec} 5"))
 }
 
+/// Opens a searching engine for `position` of `game` (`cram` or `chomp`)
+/// with a table of `tt_bytes`, for a search spread over a cluster: the
+/// names of the distributed families are read here, above both the games
+/// and the search, so that imports run one way.
+pub fn open_distributed(
+    game: &str,
+    position: &str,
+    tt_bytes: usize,
+) -> Result<crate::search::family::Opened> {
+    fn with<K: Kind>(
+        kind: K,
+        position: &str,
+        tt_bytes: usize,
+    ) -> Result<crate::search::family::Opened> {
+        let (shape, root) = kind.parse(position)?;
+        let mut engine = kind.engine(shape, tt_bytes, 0)?;
+        if engine.distributed().is_none() {
+            return Err(Error::invalid(format!(
+                "{} {position} is small enough to be tabulated on one machine: use grundy value",
+                kind.spec()
+            )));
+        }
+        Ok(crate::search::family::Opened {
+            tag: kind.engine_tag(shape),
+            engine,
+            root,
+        })
+    }
+    match game {
+        "cram" => with(crate::games::cram::Cram, position, tt_bytes),
+        "chomp" => with(crate::games::chomp::Chomp, position, tt_bytes),
+        other => Err(Error::invalid(format!(
+            "a distributed search takes cram or chomp, not {other}"
+        ))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

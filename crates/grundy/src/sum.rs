@@ -113,7 +113,7 @@ struct Watch {
     stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     progress: Option<Box<dyn FnMut(u64, u64)>>,
     /// When the current search reports.
-    pace: Option<crate::family::Pace>,
+    pace: Option<crate::pace::Pace>,
 }
 
 impl Sum {
@@ -145,7 +145,7 @@ impl Sum {
 
     /// Starts the clock of a search over the whole sum.
     pub fn search_started(&mut self) {
-        self.watch.pace = Some(crate::family::Pace::start());
+        self.watch.pace = Some(crate::pace::Pace::start());
     }
 
     /// An error if the search must stop: the flag of [`Sum::watch`] is set,

@@ -101,7 +101,7 @@ where
             let mut edges = Vec::new();
             let mut next = 0;
             let mut options = Vec::new();
-            let mut pace = crate::family::Pace::start();
+            let mut pace = crate::pace::Pace::start();
             while next < positions.len() {
                 if positions.len() > self.max_states {
                     return Err(Error::Budget {

@@ -16,7 +16,6 @@
 //! ([`super::Bits::to_u128`]); facts travel as [`encode`]d bytes, tagged with
 //! the engine's name so that facts of another board are refused.
 
-use super::family::Engine;
 use super::table::Knowledge;
 use super::{Bits, SearchGame, Searcher, Stop};
 use crate::error::{Error, Result};
@@ -28,7 +27,7 @@ pub type Fact = (u128, u64);
 /// What a search engine offers to a search spread over many processes.
 pub trait Distributed {
     /// The canonical components (with moves) of a whole position given in
-    /// the family's layout (as [`Engine::nimber`] takes it).
+    /// the family's layout (as [`Engine::nimber`](super::family::Engine::nimber) takes it).
     fn components(&self, pos: u128) -> Vec<u128>;
     /// The options of a canonical component, each as its canonical
     /// components (equal pairs cancelled, sorted), in the search's move
@@ -264,48 +263,10 @@ pub fn decode(tag: &str, bytes: &[u8]) -> Result<Vec<Fact>> {
     Ok(facts)
 }
 
-/// An engine for one position of a search-solved game, as a distributed
-/// search needs it: `game` is `cram` or `chomp`, `position` a board
-/// (`6x7`, or the board's text).
-pub struct Opened {
-    /// The engine.
-    pub engine: Box<dyn Engine>,
-    /// Its name, checked in facts and saved tables (`cram 6x7`).
-    pub tag: String,
-    /// The whole position, in the family's layout.
-    pub root: u128,
-}
-
-/// Opens an engine for `position` of `game` with a table of `tt_bytes`.
-pub fn open(game: &str, position: &str, tt_bytes: usize) -> Result<Opened> {
-    use super::family::Kind;
-    fn with<K: Kind>(kind: K, position: &str, tt_bytes: usize) -> Result<Opened> {
-        let (shape, root) = kind.parse(position)?;
-        let mut engine = kind.engine(shape, tt_bytes, 0)?;
-        if engine.distributed().is_none() {
-            return Err(Error::invalid(format!(
-                "{} {position} is small enough to be tabulated on one machine: use grundy value",
-                kind.spec()
-            )));
-        }
-        Ok(Opened {
-            tag: kind.engine_tag(shape),
-            engine,
-            root,
-        })
-    }
-    match game {
-        "cram" => with(crate::games::cram::Cram, position, tt_bytes),
-        "chomp" => with(crate::games::chomp::Chomp, position, tt_bytes),
-        other => Err(Error::invalid(format!(
-            "a distributed search takes cram or chomp, not {other}"
-        ))),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::open_distributed as open;
 
     /// Runs the driver's expansion on one machine: the root's tests and the
     /// options below them expanded here, the rest answered by a second

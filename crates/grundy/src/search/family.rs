@@ -144,6 +144,18 @@ pub trait Kind: Send + 'static {
     }
 }
 
+/// An engine for one position of a search-solved game, as a distributed
+/// search needs it: `game` is `cram` or `chomp`, `position` a board
+/// (`6x7`, or the board's text).
+pub struct Opened {
+    /// The engine.
+    pub engine: Box<dyn Engine>,
+    /// Its name, checked in facts and saved tables (`cram 6x7`).
+    pub tag: String,
+    /// The whole position, in the family's layout.
+    pub root: u128,
+}
+
 /// A search-solved family.
 pub struct SearchFamily<K: Kind> {
     kind: K,
