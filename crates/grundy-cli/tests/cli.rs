@@ -471,3 +471,63 @@ fn too_many_threads_are_capped_with_one_warning() {
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(text.contains("grundy 0"), "{text}");
 }
+
+/// The Ctrl-C example of the errors page, run as written there (in a
+/// scratch folder): interrupted, it saves what it found and says so, and
+/// the same command resumes from there.
+#[test]
+fn ctrl_c_keeps_the_work_as_the_errors_page_shows() {
+    let page = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/src/reference/errors.md"),
+    )
+    .unwrap();
+    let line = page
+        .lines()
+        .find(|l| l.starts_with("$ grundy seq 0.6") && l.contains("--checkpoint officers.ckpt"))
+        .expect("the errors page shows an interrupted seq");
+    let args: Vec<String> = shlex::split(&line["$ grundy ".len()..]).unwrap();
+    let dir = std::env::temp_dir().join(format!("grundy-ctrl-c-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let found = |stderr: &[u8]| -> u64 {
+        let err = String::from_utf8_lossy(stderr);
+        let rest = err
+            .strip_prefix("error: interrupted; the ")
+            .unwrap_or_else(|| panic!("{err}"));
+        let (count, tail) = rest.split_once(' ').unwrap();
+        assert_eq!(
+            tail.trim_end(),
+            "values found are saved in officers.ckpt: run the same command to resume",
+            "{err}"
+        );
+        count.parse().unwrap()
+    };
+    let run = || {
+        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+            .args(&args)
+            .current_dir(&dir)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        std::process::Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let first = run();
+    assert_eq!(
+        first.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let saved = found(&first.stderr);
+    assert!(saved > 0 && dir.join("officers.ckpt").exists() && dir.join("officers.bin").exists());
+    let second = run();
+    assert_eq!(second.status.code(), Some(130));
+    assert!(found(&second.stderr) > saved, "the second run resumes");
+    let _ = std::fs::remove_dir_all(&dir);
+}
