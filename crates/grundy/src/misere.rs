@@ -1000,6 +1000,49 @@ mod tests {
         }
     }
 
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(80))]
+        /// The search over multisets of heap sizes, with and without a
+        /// quotient to help it, answers as the search of whole sums does:
+        /// the winner and exactly the same winning moves.
+        #[test]
+        fn heap_search_agrees_with_search_of_whole_sums(
+            d1 in 0u32..8, d2 in 1u32..8,
+            heaps in proptest::collection::vec(0u64..14, 1..4),
+            probe in prop_oneof![Just(0usize), Just(PROBE_STATES)],
+        ) {
+            let mut text = vec![format!("0.{d1}{d2}")];
+            text.extend(heaps.iter().map(u64::to_string));
+            let mut sum = parse_sum(&text, Settings::default()).unwrap();
+            let fast = by_heaps_probing(&mut sum, usize::MAX, 5_000_000, probe).unwrap().unwrap();
+            let slow = by_search(&mut sum, usize::MAX, 5_000_000).unwrap();
+            prop_assert_eq!(fast.winner, slow.winner, "{}", text.join(" "));
+            prop_assert_eq!(sorted_moves(&fast), sorted_moves(&slow), "{}", text.join(" "));
+        }
+    }
+
+    #[test]
+    fn a_single_wild_heap_is_searched_without_building_a_quotient() {
+        // Dawson's Kayles is wild from heap 10; one heap of 25 is a small
+        // search, and its quotient (which takes seconds) is not needed.
+        let started = std::time::Instant::now();
+        let a = misere("0.07 25");
+        assert_eq!(a.method, "search");
+        assert_eq!(a.winner, Winner::First);
+        assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
+    }
+
+    #[test]
+    fn the_state_budget_counts_the_moves_listed() {
+        // Heap 10000 has thousands of moves, and so has each heap below:
+        // listing them is what fills memory, so they count.
+        let mut sum = parse_sum(&args("0.07 10000"), Settings::default()).unwrap();
+        let started = std::time::Instant::now();
+        let e = analyze(&mut sum, 10, 100_000).unwrap_err();
+        assert_eq!(e, Error::Budget { limit: 100_000 });
+        assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+    }
+
     #[test]
     fn kayles_sums_are_fast_enough() {
         // A dozen small Kayles heaps: splits make many multisets.
