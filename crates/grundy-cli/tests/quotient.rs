@@ -52,9 +52,9 @@ fn the_table_recomputes_every_outcome() {
         args.extend(["--misere".to_string(), "--json".to_string()]);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let value = json(&args);
-        // Sums that genus theory covers are answered by it, the rest by
-        // the quotient: both must agree with the table.
-        assert!(value["method"] == "quotient" || value["method"] == "genus");
+        // Sums that genus theory covers are answered by it, small ones by
+        // search, the rest by the quotient: all must agree with the table.
+        assert!(["quotient", "genus", "search"].contains(&value["method"].as_str().unwrap()));
         let second = value["winner"] == "second";
         assert_eq!(p.contains(&x), second, "{sum:?}");
     }
@@ -78,4 +78,70 @@ fn bad_requests_are_one_line() {
         ],
         "has order 6",
     );
+}
+
+/// Runs `grundy ARGS` and expects it to end within `seconds` with exit
+/// status 2 and one line on stderr, which it returns.
+pub fn refused_within(args: &[&str], seconds: u64) -> String {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed().as_secs() >= seconds {
+            child.kill().ok();
+            child.wait().ok();
+            panic!("{args:?} still ran after {seconds} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err
+}
+
+#[test]
+fn a_quotient_stops_at_the_memory_budget_naming_it() {
+    let err = refused_within(
+        &[
+            "quotient",
+            "grundy",
+            "--max-heap",
+            "20",
+            "--max-memory",
+            "60M",
+            "-q",
+        ],
+        120,
+    );
+    assert!(
+        err.contains("needs more than the 60 MB allowed by --max-memory"),
+        "{err}"
+    );
+}
+
+#[test]
+fn misere_play_keeps_the_memory_budget_whatever_the_method() {
+    // One heap far beyond any quotient (search), and three heaps a
+    // quotient covers only in part (the quotient, then search).
+    for sum in [&["0.07", "10000"][..], &["0.07", "64", "64", "64"]] {
+        let mut args = vec!["value"];
+        args.extend(sum);
+        args.extend(["--misere", "--max-memory", "80M", "-q"]);
+        let err = refused_within(&args, 120);
+        assert!(
+            err.contains(
+                "misère play of this sum needs more than the 80 MB allowed by --max-memory"
+            ),
+            "{err}"
+        );
+    }
 }

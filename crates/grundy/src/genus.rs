@@ -164,8 +164,14 @@ struct Tameness {
     moves: HashMap<Key, Rc<Vec<Vec<crate::position::Position>>>>,
     /// The tame class (if any) of each set of option classes seen.
     by_options: HashMap<BTreeSet<Class>, Option<Class>>,
-    /// The most positions to examine before giving up.
+    /// The most positions to examine (classified, or left by a move
+    /// listed) before giving up.
     budget: usize,
+    /// The moves listed so far, and when the memory was last looked at.
+    listed: usize,
+    checked: usize,
+    /// Positions known to be wild.
+    wild: HashSet<Key>,
 }
 
 /// Why a class could not be found.
@@ -191,6 +197,16 @@ impl Tameness {
             return Ok(Ok(m.clone()));
         }
         sum.search_step(self.moves.len())?;
+        if self.listed - self.checked >= 4096 {
+            self.checked = self.listed;
+            if crate::memory::over_budget() {
+                // The search that follows reports the budget.
+                return Ok(Err(Untamed::TooBig));
+            }
+        }
+        if self.classes.len() + self.listed >= self.budget {
+            return Ok(Err(Untamed::TooBig));
+        }
         let moves = match sum.family_mut(key.0).moves(&key.1) {
             Ok(moves) => moves,
             // Positions too large to list are left to the search's own errors.
@@ -202,6 +218,7 @@ impl Tameness {
         {
             return Ok(Err(Untamed::Wild));
         }
+        self.listed += moves.len();
         let parts = Rc::new(moves.into_iter().map(|m| m.to).collect::<Vec<_>>());
         self.moves.insert(key.clone(), parts.clone());
         Ok(Ok(parts))
@@ -225,7 +242,7 @@ impl Tameness {
                     };
                     self.classes.insert(key, Class::heap(n));
                 } else {
-                    if !on_stack.insert(key.clone()) {
+                    if self.wild.contains(&key) || !on_stack.insert(key.clone()) {
                         return Ok(Err(Untamed::Wild));
                     }
                     if self.classes.len() + stack.len() >= self.budget {
@@ -310,10 +327,35 @@ pub fn analyze(sum: &mut Sum, max_moves: usize, budget: usize) -> Result<Option<
         moves: HashMap::new(),
         by_options: HashMap::new(),
         budget,
+        listed: 0,
+        checked: 0,
+        wild: HashSet::new(),
     };
     let components: Vec<Component> = sum.components().to_vec();
     let mut classes = Vec::with_capacity(components.len());
     for c in &components {
+        // Heaps are classified from the smallest up: a game stops being
+        // tame at some small heap, which is met after listing the moves of
+        // the heaps below it only (from the top, a whole line of play down
+        // from the large heap, each heap with its moves, comes first).
+        let family = sum.family(c.family);
+        if family.is_heap_game() && !is_nim(&family.spec()) {
+            if let Some(n) = c.position.as_u64() {
+                for k in 0..n.min(budget as u64) {
+                    let key = (c.family, crate::position::Position::from(k));
+                    match tameness.class(sum, key.clone())? {
+                        Ok(_) => {}
+                        // A wild heap the component may never reach: the
+                        // search from the component decides.
+                        Err(Untamed::Wild) => {
+                            tameness.wild.insert(key);
+                            break;
+                        }
+                        Err(Untamed::TooBig) => return Ok(None),
+                    }
+                }
+            }
+        }
         match tameness.class(sum, (c.family, c.position.clone()))? {
             Ok(class) => classes.push(class),
             Err(Untamed::Wild | Untamed::TooBig) => return Ok(None),

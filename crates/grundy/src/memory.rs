@@ -70,11 +70,7 @@ pub fn human(bytes: u64) -> String {
 /// An error when the process holds more than the budget; `positions` says
 /// how far the search got.
 pub fn check(positions: usize) -> Result<(), Error> {
-    let Some(used) = resident() else {
-        return Ok(());
-    };
-    let budget = budget();
-    if used <= budget {
+    if !over_budget() {
         return Ok(());
     }
     let whose = if BUDGET.load(Ordering::Relaxed) == 0 {
@@ -85,8 +81,58 @@ pub fn check(positions: usize) -> Result<(), Error> {
     Err(Error::TooLarge(format!(
         "gave up after {positions} positions, which filled the memory budget of {}{whose}; \
          a game whose positions never end needs a bound, or raise the budget with --max-memory SIZE",
-        human(budget)
+        human(budget())
     )))
+}
+
+/// Whether the process holds more than the budget now.
+pub fn over_budget() -> bool {
+    resident().is_some_and(|used| used > budget())
+}
+
+/// Whether a hash table of `len` entries (of `entry` bytes each) with room
+/// for `capacity`, about to take one more, would take the process past the
+/// budget: a full table moves to one of twice the slots, and holds both
+/// while it moves, a jump no look at the memory after the fact can catch.
+pub fn growth_over_budget(len: usize, capacity: usize, entry: usize) -> bool {
+    if len < capacity {
+        return false;
+    }
+    // Slots are a power of two at least 8/7 of the entries, a control byte each.
+    let slots = (capacity.max(4) * 8 / 7 + 1).next_power_of_two() * 2;
+    let extra = (slots * (entry + 1)) as u64;
+    resident().is_some_and(|used| used.saturating_add(extra) > budget())
+}
+
+/// An error when the process holds more than the budget, for work that
+/// ends but is too large: "`what` needs more than the 500 MB allowed by
+/// --max-memory; `advice`".
+pub fn check_work(what: &str, advice: &str) -> Result<(), Error> {
+    if over_budget() {
+        Err(exceeded(what, advice))
+    } else {
+        Ok(())
+    }
+}
+
+/// The error of [`check_work`].
+pub fn exceeded(what: &str, advice: &str) -> Error {
+    let set = BUDGET.load(Ordering::Relaxed) != 0;
+    Error::TooLarge(exceeded_text(budget(), set, what, advice))
+}
+
+/// The text of [`exceeded`] for a budget of `budget` bytes, `set` by
+/// --max-memory or the default.
+fn exceeded_text(budget: u64, set: bool, what: &str, advice: &str) -> String {
+    let allowed = if set {
+        format!("the {} allowed by --max-memory", human(budget))
+    } else {
+        format!(
+            "{}, half of this machine's memory (raise it with --max-memory SIZE)",
+            human(budget)
+        )
+    };
+    format!("{what} needs more than {allowed}; {advice}")
 }
 
 #[cfg(test)]
@@ -100,6 +146,18 @@ mod tests {
             let total = machine().expect("MemTotal");
             assert!(used > 0 && used < total);
         }
+    }
+
+    #[test]
+    fn work_over_the_budget_names_the_figure_and_the_flag() {
+        assert_eq!(
+            exceeded_text(500 << 20, true, "misère play of this sum", "try smaller heaps"),
+            "misère play of this sum needs more than the 500 MB allowed by --max-memory; try smaller heaps"
+        );
+        assert_eq!(
+            exceeded_text(12 << 30, false, "this", "that"),
+            "this needs more than 12.0 GB, half of this machine's memory (raise it with --max-memory SIZE); that"
+        );
     }
 
     #[test]

@@ -58,7 +58,23 @@ const GENUS_BUDGET: usize = 1_000_000;
 /// The longest line of play the search follows (its recursion depth).
 const MAX_SEARCH_DEPTH: usize = 100_000;
 
+/// The positions a first search of a sum of heaps may remember before a
+/// quotient is considered: small sums (a heap or two of moderate size) are
+/// answered within it in well under a second, faster than any quotient is
+/// built.
+const PROBE_STATES: usize = 1_000_000;
+
+/// The sums a quotient's outcome search may remember when `value` builds
+/// one; past it, the quotient of the heaps done so far helps the search.
+const QUOTIENT_STATES: usize = 2_000_000;
+
 /// Misère analysis of a sum.
+///
+/// Methods are tried from the cheapest: Bouton's rule, genus theory, then a
+/// search of the sum (over multisets of heap sizes when every component is
+/// a heap), which is given a small budget first. Only when that is not
+/// enough is a misère quotient built, and then the search uses it: every
+/// sum of heaps the quotient covers is answered by it at once.
 pub fn analyze(sum: &mut Sum, max_moves: usize, max_states: usize) -> Result<MisereAnalysis> {
     for component in sum.components().to_vec() {
         let family = sum.family_mut(component.family);
@@ -76,106 +92,127 @@ pub fn analyze(sum: &mut Sum, max_moves: usize, max_states: usize) -> Result<Mis
         return Ok(bouton(sum, max_moves));
     }
     sum.search_started();
+    crate::memory::check_work(crate::sum::MISERE_WORK, crate::sum::MISERE_ADVICE)?;
     if let Some(analysis) = genus::analyze(sum, max_moves, max_states.min(GENUS_BUDGET))? {
         return Ok(analysis.into());
     }
-    if let Some(analysis) = by_quotient(sum, max_moves)? {
+    if let Some(analysis) = by_heaps(sum, max_moves, max_states)? {
         return Ok(analysis);
     }
-    by_search(sum, max_moves, max_states).map_err(|e| match e {
-        Error::TooLarge(why) => Error::TooLarge(format!(
-            "misère play needs every move of every position it reaches, and {why}; \
-             this sum is beyond genus theory and search: try smaller heaps"
-        )),
-        other => other,
-    })
+    by_search(sum, max_moves, max_states)
 }
 
 /// The largest heap for which a sum is answered through a misère quotient.
 pub const QUOTIENT_MAX_HEAP: u64 = 64;
 
-/// Misère analysis through the misère quotient ([`crate::quotient`]) of
-/// the heaps of one heap game, when every component is a heap of that game
-/// up to [`QUOTIENT_MAX_HEAP`] and the quotient is small enough to build
-/// (None otherwise). A move wins when the product of the heaps it leaves
-/// lies in the P-portion.
-pub fn by_quotient(sum: &mut Sum, max_moves: usize) -> Result<Option<MisereAnalysis>> {
+/// A heap of a heap game in a sum: family `f`, size `h` as `f << 32 | h`.
+type Heap = u64;
+
+fn heap_of(family: usize, size: u64) -> Option<Heap> {
+    (size <= u32::MAX as u64 && family < (1 << 31)).then_some(((family as u64) << 32) | size)
+}
+
+fn family_of(heap: Heap) -> usize {
+    (heap >> 32) as usize
+}
+
+fn size_of(heap: Heap) -> u64 {
+    heap & 0xffff_ffff
+}
+
+/// Misère analysis of a sum whose every component is a heap of a heap
+/// game (None for other sums): search over sorted multisets of heap sizes,
+/// helped by the misère quotient when the heaps are of one game, up to
+/// [`QUOTIENT_MAX_HEAP`], and a first search does not suffice.
+fn by_heaps(sum: &mut Sum, max_moves: usize, max_states: usize) -> Result<Option<MisereAnalysis>> {
+    by_heaps_probing(sum, max_moves, max_states, PROBE_STATES)
+}
+
+/// [`by_heaps`] with a first search of at most `probe` positions.
+fn by_heaps_probing(
+    sum: &mut Sum,
+    max_moves: usize,
+    max_states: usize,
+    probe: usize,
+) -> Result<Option<MisereAnalysis>> {
     let components = sum.components().to_vec();
-    let Some(first) = components.first() else {
-        return Ok(None);
-    };
-    let spec = sum.family(first.family).spec();
-    let mut heaps = Vec::with_capacity(components.len());
+    let mut root = Vec::with_capacity(components.len());
     for c in &components {
         let family = sum.family(c.family);
-        if family.spec() != spec || !family.is_heap_game() {
+        if !family.is_heap_game() && !is_nim(&family.spec()) {
             return Ok(None);
         }
-        match c.position.as_u64() {
-            Some(h) if h <= QUOTIENT_MAX_HEAP => heaps.push(h),
-            _ => return Ok(None),
+        match c.position.as_u64().and_then(|h| heap_of(c.family, h)) {
+            Some(h) => root.push(h),
+            None => return Ok(None),
         }
     }
-    let max_heap = *heaps.iter().max().expect("components") as u32;
-    // Built quotients are kept for the process (a game played move after
-    // move asks for the same one each turn), as are games too big for one;
-    // scripts are left out, as one name can hold different rules.
-    type Cache =
-        std::sync::Mutex<HashMap<(String, u32), Option<std::sync::Arc<crate::quotient::Quotient>>>>;
-    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    let cacheable = !spec.starts_with("script:");
-    let key = (spec.clone(), max_heap);
-    let cached = cacheable
-        .then(|| cache.lock().ok().and_then(|c| c.get(&key).cloned()))
-        .flatten();
-    let quotient = match cached {
-        Some(None) => return Ok(None),
-        Some(Some(q)) => q,
-        None => {
-            let built = build_quotient(sum, first.family, max_heap)?.map(std::sync::Arc::new);
-            if let (true, Ok(mut c)) = (cacheable, cache.lock()) {
-                if c.len() > 64 {
-                    c.clear();
-                }
-                c.insert(key, built.clone());
-            }
-            match built {
-                Some(q) => q,
-                None => return Ok(None),
-            }
-        }
+    let mut search = HeapSearch::new(max_states);
+    let Some(start) = search.canonical(sum, &root)? else {
+        return Ok(None);
     };
-    let m = &quotient.monoid;
-    let elements: Vec<u32> = heaps
-        .iter()
-        .map(|h| quotient.heap_map[*h as usize])
-        .collect();
-    let total = elements.iter().fold(0, |x, e| m.mul(x, *e));
-    let wins = !m.p[total as usize];
+    search.limit = max_states.min(probe);
+    let one_game = root.iter().all(|h| family_of(*h) == family_of(root[0]))
+        && !is_nim(&sum.family(family_of(root[0])).spec());
+    let max_heap = root.iter().map(|h| size_of(*h)).max().unwrap_or(0);
+    let quotient_fits = one_game && max_heap <= QUOTIENT_MAX_HEAP;
+    if quotient_fits {
+        // One built earlier in this process answers at once.
+        if let Some(q) = cached_quotient(sum, family_of(root[0]), max_heap as u32, false)? {
+            search.oracle = Some((family_of(root[0]), q));
+        }
+    }
+    let mut first = search.wins(sum, &start);
+    if matches!(first, Err(Error::Budget { .. })) && search.limit < max_states {
+        let covered = search
+            .oracle
+            .as_ref()
+            .is_some_and(|(_, q)| q.max_heap as u64 >= max_heap);
+        if quotient_fits && !covered {
+            search.oracle = cached_quotient(sum, family_of(root[0]), max_heap as u32, true)?
+                .map(|q| (family_of(root[0]), q));
+        }
+        // The positions remembered so far stay: the budget is only raised.
+        search.limit = max_states;
+        first = search.wins(sum, &start);
+    }
+    search.limit = max_states;
+    let wins = match first {
+        Ok(w) => w,
+        Err(e) if is_not_heaps(&e) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let by_quotient = search
+        .oracle
+        .as_ref()
+        .is_some_and(|(_, q)| q.max_heap as u64 >= max_heap);
     let mut winning_moves = Vec::new();
     let mut truncated = false;
     if wins {
-        // The product of every component but one: the products before it
-        // times those after it (no inverses to divide by).
-        let mut after_of = vec![0u32; elements.len() + 1];
-        for i in (0..elements.len()).rev() {
-            after_of[i] = m.mul(elements[i], after_of[i + 1]);
-        }
-        let mut before = 0u32;
         'all: for (index, c) in components.iter().enumerate() {
-            let others = m.mul(before, after_of[index + 1]);
-            before = m.mul(before, elements[index]);
+            let others: Vec<Heap> = root[..index]
+                .iter()
+                .chain(&root[index + 1..])
+                .copied()
+                .collect();
             for mv in sum.family_mut(c.family).moves(&c.position)? {
-                let mut after = others;
+                let mut next = others.clone();
                 for part in &mv.to {
-                    let h = part.as_u64().filter(|h| *h <= max_heap as u64);
-                    let Some(h) = h else {
-                        return Ok(None);
-                    };
-                    after = m.mul(after, quotient.heap_map[h as usize]);
+                    match part.as_u64().and_then(|h| heap_of(c.family, h)) {
+                        Some(h) => next.push(h),
+                        None => return Ok(None),
+                    }
                 }
-                if m.p[after as usize] {
+                let next = match search.canonical(sum, &next)? {
+                    Some(n) => n,
+                    None => return Ok(None),
+                };
+                let loses = match search.wins(sum, &next) {
+                    Ok(w) => !w,
+                    Err(e) if is_not_heaps(&e) => return Ok(None),
+                    Err(e) => return Err(e),
+                };
+                if loses {
                     if winning_moves.len() == max_moves {
                         truncated = true;
                         break 'all;
@@ -193,21 +230,55 @@ pub fn by_quotient(sum: &mut Sum, max_moves: usize) -> Result<Option<MisereAnaly
         winner: if wins { Winner::First } else { Winner::Second },
         winning_moves,
         truncated,
-        method: "quotient",
+        method: if by_quotient { "quotient" } else { "search" },
         genera: vec![],
     }))
 }
 
-/// The quotient of heaps up to `max_heap` of the sum's family `family`, or
-/// None when it is too large to build.
-fn build_quotient(
+/// What this process knows of one game's misère quotient: the largest
+/// built (perhaps of fewer heaps than asked for), and the heap at which
+/// building stopped, if it did.
+#[derive(Clone)]
+struct KnownQuotient {
+    quotient: Option<std::sync::Arc<crate::quotient::Quotient>>,
+    stuck_at: Option<u32>,
+}
+
+/// The misère quotient of the sum's family `family` with heaps up to
+/// `max_heap`, or the largest part of it that can be had: from what this
+/// process built before, and (with `build`) built now. Quotients are kept
+/// for the process (a game played move after move asks for the same one
+/// each turn); scripts are left out, as one name can hold different rules.
+fn cached_quotient(
     sum: &mut Sum,
     family: usize,
     max_heap: u32,
-) -> Result<Option<crate::quotient::Quotient>> {
+    build: bool,
+) -> Result<Option<std::sync::Arc<crate::quotient::Quotient>>> {
+    type Cache = std::sync::Mutex<HashMap<String, KnownQuotient>>;
+    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let spec = sum.family(family).spec();
+    let cacheable = !spec.starts_with("script:");
+    let known = cacheable
+        .then(|| cache.lock().ok().and_then(|c| c.get(&spec).cloned()))
+        .flatten();
+    if let Some(known) = &known {
+        let covers = known
+            .quotient
+            .as_ref()
+            .is_some_and(|q| q.max_heap >= max_heap);
+        let stuck = known.stuck_at.is_some_and(|n| n <= max_heap);
+        if covers || stuck || !build {
+            return Ok(known.quotient.clone());
+        }
+    }
+    if !build {
+        return Ok(None);
+    }
     let limits = crate::quotient::Limits {
         max_order: 4096,
-        max_states: 2_000_000,
+        max_states: QUOTIENT_STATES,
     };
     let stop = sum.stop_flag();
     let stopped = move || {
@@ -215,14 +286,271 @@ fn build_quotient(
             .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
     };
     let family = sum.family_mut(family);
-    match crate::quotient::build(family, max_heap, &limits, &mut |_, _| {}, &stopped) {
-        Ok(q) if q.max_heap == max_heap => Ok(Some(q)),
-        Ok(q) => Err(Error::Interrupted(format!(
-            "interrupted while building the misère quotient (heaps up to {} were done)",
-            q.max_heap
-        ))),
-        Err(Error::TooLarge(_)) | Err(Error::Budget { .. }) => Ok(None),
-        Err(e) => Err(e),
+    let built = crate::quotient::build_as_far_as_possible(
+        family,
+        max_heap,
+        &limits,
+        &mut |_, _| {},
+        &stopped,
+    );
+    let known = match built {
+        Ok((q, why)) => {
+            if stopped() {
+                return Err(Error::Interrupted(format!(
+                    "interrupted while building the misère quotient (heaps up to {} were done)",
+                    q.max_heap
+                )));
+            }
+            let stuck_at = why.map(|_| q.max_heap + 1);
+            KnownQuotient {
+                quotient: (q.max_heap > 0).then(|| std::sync::Arc::new(q)),
+                stuck_at,
+            }
+        }
+        // Rules a quotient cannot take (heaps that grow, say): search alone.
+        Err(Error::Invalid(_)) | Err(Error::TooLarge(_)) | Err(Error::Budget { .. }) => {
+            KnownQuotient {
+                quotient: None,
+                stuck_at: Some(0),
+            }
+        }
+        Err(e) => return Err(e),
+    };
+    if let (true, Ok(mut c)) = (cacheable, cache.lock()) {
+        if c.len() > 64 {
+            c.clear();
+        }
+        c.insert(spec, known.clone());
+    }
+    Ok(known.quotient)
+}
+
+/// A memoised misère search over sorted multisets of heaps.
+struct HeapSearch {
+    /// Whether the player to move wins; `None` while the sum is being
+    /// searched (meeting it again closes a cycle).
+    memo: rustc_hash::FxHashMap<Vec<Heap>, Option<bool>>,
+    /// The options of each heap listed so far, as a range of `options`:
+    /// each option its number of parts, then the parts (heaps with no move
+    /// left out, in order).
+    listed: rustc_hash::FxHashMap<Heap, (usize, usize)>,
+    options: Vec<Heap>,
+    /// Options listed since the memory was last looked at.
+    unchecked: usize,
+    /// The most positions (sums remembered and options listed) to keep.
+    limit: usize,
+    depth: usize,
+    /// A quotient of one family's heaps (perhaps of fewer heaps than the
+    /// sum has): sums of that family's heaps that it covers are answered
+    /// by it.
+    oracle: Option<(usize, std::sync::Arc<crate::quotient::Quotient>)>,
+}
+
+impl HeapSearch {
+    fn new(limit: usize) -> Self {
+        HeapSearch {
+            memo: Default::default(),
+            listed: Default::default(),
+            options: Vec::new(),
+            unchecked: 0,
+            limit,
+            depth: 0,
+            oracle: None,
+        }
+    }
+
+    /// The range of `options` holding the options of `heap`, listed now if
+    /// they were not.
+    fn list(&mut self, sum: &mut Sum, heap: Heap) -> Result<(usize, usize)> {
+        if let Some(range) = self.listed.get(&heap) {
+            return Ok(*range);
+        }
+        let family = family_of(heap);
+        let moves = sum
+            .family_mut(family)
+            .moves(&Position::from(size_of(heap)))
+            .map_err(too_many_moves)?;
+        let start = self.options.len();
+        let mut parts: Vec<Heap> = Vec::new();
+        let mut seen: Vec<Vec<Heap>> = Vec::with_capacity(moves.len());
+        for m in moves {
+            if matches!(m.value, Value::Infinite(_)) {
+                return Err(cycles());
+            }
+            parts.clear();
+            for p in &m.to {
+                match p.as_u64().and_then(|h| heap_of(family, h)) {
+                    Some(h) if size_of(h) == 0 => {}
+                    Some(h) => parts.push(h),
+                    None => return Err(not_heaps()),
+                }
+            }
+            parts.sort_unstable();
+            seen.push(parts.clone());
+        }
+        seen.sort();
+        seen.dedup();
+        for option in seen {
+            self.options.push(option.len() as Heap);
+            self.options.extend_from_slice(&option);
+        }
+        let range = (start, self.options.len());
+        self.listed.insert(heap, range);
+        self.unchecked += range.1 - range.0;
+        if self.unchecked >= 1 << 16 {
+            self.unchecked = 0;
+            crate::memory::check_work(crate::sum::MISERE_WORK, crate::sum::MISERE_ADVICE)?;
+        }
+        self.budget()?;
+        Ok(range)
+    }
+
+    fn budget(&self) -> Result<()> {
+        if self.memo.len() + self.options.len() / 2 >= self.limit {
+            return Err(Error::Budget { limit: self.limit });
+        }
+        Ok(())
+    }
+
+    /// The sorted heaps of `heaps` that have a move (None when some
+    /// position is not a heap after all).
+    fn canonical(&mut self, sum: &mut Sum, heaps: &[Heap]) -> Result<Option<Vec<Heap>>> {
+        let mut state = Vec::with_capacity(heaps.len());
+        for h in heaps {
+            let (a, b) = match self.list(sum, *h) {
+                Err(e) if is_not_heaps(&e) => return Ok(None),
+                other => other?,
+            };
+            if a < b {
+                state.push(*h);
+            }
+        }
+        state.sort_unstable();
+        Ok(Some(state))
+    }
+
+    /// The quotient's answer for `state`, when it covers every heap.
+    fn quotient_says(&self, state: &[Heap]) -> Option<bool> {
+        let (family, q) = self.oracle.as_ref()?;
+        let mut x = 0;
+        for h in state {
+            if family_of(*h) != *family || size_of(*h) > q.max_heap as u64 {
+                return None;
+            }
+            x = q.monoid.mul(x, q.heap_map[size_of(*h) as usize]);
+        }
+        Some(!q.monoid.p[x as usize])
+    }
+
+    /// Whether the player to move wins misère play from `state` (sorted,
+    /// every heap with a move).
+    fn wins(&mut self, sum: &mut Sum, state: &[Heap]) -> Result<bool> {
+        // No move at all: the opponent moved last and lost.
+        if state.is_empty() {
+            return Ok(true);
+        }
+        if let Some(w) = self.quotient_says(state) {
+            return Ok(w);
+        }
+        match self.memo.get(state) {
+            Some(Some(w)) => return Ok(*w),
+            Some(None) => return Err(cycles()),
+            None => {}
+        }
+        self.budget()?;
+        if self.memo.len().is_multiple_of(1024) {
+            sum.search_step(self.memo.len())?;
+        }
+        let entry = std::mem::size_of::<(Vec<Heap>, Option<bool>)>() + 8 * state.len();
+        if crate::memory::growth_over_budget(self.memo.len(), self.memo.capacity(), entry) {
+            return Err(crate::memory::exceeded(
+                crate::sum::MISERE_WORK,
+                crate::sum::MISERE_ADVICE,
+            ));
+        }
+        if self.depth >= MAX_SEARCH_DEPTH {
+            return Err(too_deep());
+        }
+        self.memo.insert(state.to_vec(), None);
+        self.depth += 1;
+        let result = self.any_losing_option(sum, state);
+        self.depth -= 1;
+        let result = match result {
+            Ok(r) => r,
+            Err(e) => {
+                self.memo.remove(state);
+                return Err(e);
+            }
+        };
+        self.memo.insert(state.to_vec(), Some(result));
+        Ok(result)
+    }
+
+    fn any_losing_option(&mut self, sum: &mut Sum, state: &[Heap]) -> Result<bool> {
+        let mut next: Vec<Heap> = Vec::with_capacity(state.len() + 2);
+        for i in 0..state.len() {
+            if i > 0 && state[i] == state[i - 1] {
+                continue;
+            }
+            let (mut at, end) = self.list(sum, state[i])?;
+            while at < end {
+                let k = self.options[at] as usize;
+                next.clear();
+                next.extend_from_slice(&state[..i]);
+                next.extend_from_slice(&state[i + 1..]);
+                for j in 0..k {
+                    let part = self.options[at + 1 + j];
+                    let (a, b) = self.list(sum, part)?;
+                    if a < b {
+                        next.push(part);
+                    }
+                }
+                at += 1 + k;
+                next.sort_unstable();
+                let option = std::mem::take(&mut next);
+                let loses = !self.wins(sum, &option)?;
+                next = option;
+                if loses {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// Why the search of heaps gives the sum up to the general search: some
+/// move leaves a position that is not a heap.
+const NOT_HEAPS: &str = "a move leaves a position that is not a heap";
+
+fn not_heaps() -> Error {
+    Error::Invalid(NOT_HEAPS.into())
+}
+
+fn is_not_heaps(e: &Error) -> bool {
+    matches!(e, Error::Invalid(why) if why == NOT_HEAPS)
+}
+
+fn cycles() -> Error {
+    Error::invalid("misère play on games with cycles is not supported")
+}
+
+fn too_deep() -> Error {
+    Error::TooLarge(format!(
+        "misère search would go more than {MAX_SEARCH_DEPTH} moves deep; \
+         this sum is too long a game to search (and not tame, or too large for genus theory)"
+    ))
+}
+
+/// A family's refusal to list the moves of a position, as misère play
+/// explains it.
+fn too_many_moves(e: Error) -> Error {
+    match e {
+        Error::TooLarge(why) => Error::TooLarge(format!(
+            "misère play needs every move of every position it reaches, and {why}; \
+             this sum is beyond genus theory and search: try smaller heaps"
+        )),
+        other => other,
     }
 }
 
@@ -231,6 +559,8 @@ pub fn by_search(sum: &mut Sum, max_moves: usize, max_states: usize) -> Result<M
     let mut search = Search {
         memo: HashMap::new(),
         moves: HashMap::new(),
+        listed: 0,
+        checked: 0,
         on_path: std::collections::HashSet::new(),
         max_states,
     };
@@ -352,6 +682,11 @@ type State = Vec<(usize, Position)>;
 struct Search {
     memo: HashMap<State, bool>,
     moves: HashMap<(usize, Position), Vec<Move>>,
+    /// The moves held in `moves`: they count against the budgets as the
+    /// sums in `memo` do, since a large heap can have thousands.
+    listed: usize,
+    /// `listed` when the memory was last looked at.
+    checked: usize,
     on_path: std::collections::HashSet<State>,
     max_states: usize,
 }
@@ -362,17 +697,34 @@ impl Search {
         if let Some(moves) = self.moves.get(&key) {
             return Ok(moves.clone());
         }
-        sum.search_step(self.moves.len())?;
         let moves = sum
             .family_mut(component.family)
-            .moves(&component.position)?;
+            .moves(&component.position)
+            .map_err(too_many_moves)?;
         if moves.iter().any(|m| matches!(m.value, Value::Infinite(_))) {
             return Err(Error::invalid(
                 "misère play on games with cycles is not supported (some position can be drawn)",
             ));
         }
+        self.listed += moves.len();
         self.moves.insert(key, moves.clone());
+        if self.listed - self.checked >= 4096 {
+            self.checked = self.listed;
+            crate::memory::check_work(crate::sum::MISERE_WORK, crate::sum::MISERE_ADVICE)?;
+        }
+        self.budget()?;
         Ok(moves)
+    }
+
+    /// An error once the sums remembered and the moves listed reach the
+    /// state budget.
+    fn budget(&self) -> Result<()> {
+        if self.memo.len() + self.listed >= self.max_states {
+            return Err(Error::Budget {
+                limit: self.max_states,
+            });
+        }
+        Ok(())
     }
 
     /// The sorted multiset of components that still have moves.
@@ -396,16 +748,18 @@ impl Search {
         if state.is_empty() {
             return Ok(true);
         }
-        if self.memo.len() >= self.max_states {
-            return Err(Error::Budget {
-                limit: self.max_states,
-            });
+        self.budget()?;
+        sum.search_step(self.memo.len())?;
+        let entry = std::mem::size_of::<(State, bool)>()
+            + state.len() * std::mem::size_of::<(usize, Position)>();
+        if crate::memory::growth_over_budget(self.memo.len(), self.memo.capacity(), entry) {
+            return Err(crate::memory::exceeded(
+                crate::sum::MISERE_WORK,
+                crate::sum::MISERE_ADVICE,
+            ));
         }
         if self.on_path.len() >= MAX_SEARCH_DEPTH {
-            return Err(Error::TooLarge(format!(
-                "misère search would go more than {MAX_SEARCH_DEPTH} moves deep; \
-                 this sum is too long a game to search (and not tame, or too large for genus theory)"
-            )));
+            return Err(too_deep());
         }
         if !self.on_path.insert(state.clone()) {
             return Err(Error::invalid(
@@ -618,8 +972,8 @@ mod tests {
         // A large heap is answered at once.
         let a = misere("0.3 900 + sub:1,2 800");
         assert_eq!(a.method, "genus");
-        // Kayles (0.77) is wild: its misère quotient answers.
-        assert_eq!(misere("0.77 5 4 3").method, "quotient");
+        // Kayles (0.77) is wild: a small sum is searched at once.
+        assert_eq!(misere("0.77 5 4 3").method, "search");
         // Two wild games in one sum: search.
         assert_eq!(misere("0.77 5 4 + 0.07 6").method, "search");
     }
@@ -634,14 +988,59 @@ mod tests {
             "0.75 5 6 7 1",
         ] {
             let mut sum = crate::spec::parse_sum(&args(text), Default::default()).unwrap();
-            let quotient = by_quotient(&mut sum, 1000)
+            // No first search: the quotient answers.
+            let quotient = by_heaps_probing(&mut sum, 1000, 10_000_000, 0)
                 .unwrap()
                 .expect("one wild heap game");
+            assert_eq!(quotient.method, "quotient", "{text}");
             let mut sum = crate::spec::parse_sum(&args(text), Default::default()).unwrap();
             let search = by_search(&mut sum, 1000, 10_000_000).unwrap();
             assert_eq!(quotient.winner, search.winner, "{text}");
             assert_eq!(sorted_moves(&quotient), sorted_moves(&search), "{text}");
         }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(80))]
+        /// The search over multisets of heap sizes, with and without a
+        /// quotient to help it, answers as the search of whole sums does:
+        /// the winner and exactly the same winning moves.
+        #[test]
+        fn heap_search_agrees_with_search_of_whole_sums(
+            d1 in 0u32..8, d2 in 1u32..8,
+            heaps in proptest::collection::vec(0u64..14, 1..4),
+            probe in prop_oneof![Just(0usize), Just(PROBE_STATES)],
+        ) {
+            let mut text = vec![format!("0.{d1}{d2}")];
+            text.extend(heaps.iter().map(u64::to_string));
+            let mut sum = parse_sum(&text, Settings::default()).unwrap();
+            let fast = by_heaps_probing(&mut sum, usize::MAX, 5_000_000, probe).unwrap().unwrap();
+            let slow = by_search(&mut sum, usize::MAX, 5_000_000).unwrap();
+            prop_assert_eq!(fast.winner, slow.winner, "{}", text.join(" "));
+            prop_assert_eq!(sorted_moves(&fast), sorted_moves(&slow), "{}", text.join(" "));
+        }
+    }
+
+    #[test]
+    fn a_single_wild_heap_is_searched_without_building_a_quotient() {
+        // Dawson's Kayles is wild from heap 10; one heap of 25 is a small
+        // search, and its quotient (which takes seconds) is not needed.
+        let started = std::time::Instant::now();
+        let a = misere("0.07 25");
+        assert_eq!(a.method, "search");
+        assert_eq!(a.winner, Winner::First);
+        assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
+    }
+
+    #[test]
+    fn the_state_budget_counts_the_moves_listed() {
+        // Heap 10000 has thousands of moves, and so has each heap below:
+        // listing them is what fills memory, so they count.
+        let mut sum = parse_sum(&args("0.07 10000"), Settings::default()).unwrap();
+        let started = std::time::Instant::now();
+        let e = analyze(&mut sum, 10, 100_000).unwrap_err();
+        assert_eq!(e, Error::Budget { limit: 100_000 });
+        assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
     }
 
     #[test]

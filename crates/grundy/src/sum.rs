@@ -107,6 +107,10 @@ pub struct Sum {
     watch: Watch,
 }
 
+/// What needs the memory when a misère search fills the budget, and what to do.
+pub(crate) const MISERE_WORK: &str = "misère play of this sum";
+pub(crate) const MISERE_ADVICE: &str = "try smaller heaps or fewer components";
+
 /// The stop flag and progress report of searches over a whole sum.
 #[derive(Default)]
 struct Watch {
@@ -164,7 +168,7 @@ impl Sum {
             )));
         }
         if examined.is_multiple_of(4096) {
-            crate::memory::check(examined)?;
+            crate::memory::check_work(MISERE_WORK, MISERE_ADVICE)?;
         }
         if let (Some(report), Some(pace)) = (&mut watch.progress, &mut watch.pace) {
             if pace.due() {

@@ -103,6 +103,10 @@ impl Oracle<'_> {
         if self.memo.len() % 65_536 == 65_535 {
             (self.check)()?;
         }
+        let entry = std::mem::size_of::<(Sum, bool)>() + 4 * sum.len();
+        if crate::memory::growth_over_budget(self.memo.len(), self.memo.capacity(), entry) {
+            return Err(Error::TooLarge(super::OUT_OF_MEMORY.into()));
+        }
         if self.memo.len() >= self.max_states {
             return Err(Error::Budget {
                 limit: self.max_states,
@@ -509,8 +513,8 @@ pub fn verify(rules: &Rules, candidate: &Proved, n: u32) -> Result<Option<Sum>> 
                             "proving the misère quotient of heaps up to {n} needs more than {max_states} states"
                         )));
                     }
-                    if states.len().is_multiple_of(4096) {
-                        crate::memory::check(states.len())?;
+                    if states.len().is_multiple_of(4096) && crate::memory::over_budget() {
+                        return Err(Error::TooLarge(super::OUT_OF_MEMORY.into()));
                     }
                     let i = states.len();
                     ids.insert(next.clone(), i);

@@ -23,6 +23,11 @@ use monoid::{generator_name, monomial, presentation, Monoid};
 /// The largest heap a quotient is built to.
 pub const MAX_HEAP: u32 = 10_000;
 
+/// What the construction's parts say when the process holds more than the
+/// memory budget; [`construct`] turns it into the message that names the
+/// figure.
+const OUT_OF_MEMORY: &str = "the memory budget is full";
+
 /// A misère quotient, as `grundy quotient` prints it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Quotient {
@@ -238,7 +243,9 @@ pub struct Limits {
 
 /// The misère quotient of `family`'s heaps 0..=max_heap, built heap by heap.
 /// `progress(n, max_heap)` is called as heaps are done; `interrupted` stops
-/// the construction, with the quotient of the heaps finished so far.
+/// the construction, with the quotient of the heaps finished so far. The
+/// memory budget ([`crate::memory`]) is kept: past it, the construction
+/// stops with an error naming the figure.
 pub fn build(
     family: &mut dyn Family,
     max_heap: u32,
@@ -246,6 +253,22 @@ pub fn build(
     progress: &mut dyn FnMut(u64, u64),
     interrupted: &dyn Fn() -> bool,
 ) -> Result<Quotient> {
+    match build_as_far_as_possible(family, max_heap, limits, progress, interrupted)? {
+        (quotient, None) => Ok(quotient),
+        (_, Some(why)) => Err(why),
+    }
+}
+
+/// Like [`build`], but when a heap cannot be added (the quotient grows past
+/// the limits or the memory budget), the quotient of the heaps below it,
+/// with why it stopped there.
+pub fn build_as_far_as_possible(
+    family: &mut dyn Family,
+    max_heap: u32,
+    limits: &Limits,
+    progress: &mut dyn FnMut(u64, u64),
+    interrupted: &dyn Fn() -> bool,
+) -> Result<(Quotient, Option<Error>)> {
     if max_heap > MAX_HEAP {
         return Err(Error::invalid(format!(
             "--max-heap {max_heap}: quotients are built up to heap {MAX_HEAP}"
@@ -253,8 +276,8 @@ pub fn build(
     }
     let game = family.spec();
     let rules = rules(family, max_heap)?;
-    let built = construct(&game, &rules, max_heap, limits, progress, interrupted)?;
-    finish(game, built, true)
+    let (built, stopped) = construct(&game, &rules, max_heap, limits, progress, interrupted)?;
+    Ok((finish(game, built, true)?, stopped))
 }
 
 /// What the heap-by-heap construction gives: the quotient of heaps up to
@@ -267,7 +290,9 @@ struct Built {
     history: Vec<[u64; 3]>,
 }
 
-/// The construction of [`build`] on a game's rules.
+/// The construction of [`build`] on a game's rules: the quotient of the
+/// heaps done, and why it stopped before `max_heap` if it was not
+/// interrupted.
 fn construct(
     game: &str,
     rules: &Rules,
@@ -275,7 +300,7 @@ fn construct(
     limits: &Limits,
     progress: &mut dyn FnMut(u64, u64),
     interrupted: &dyn Fn() -> bool,
-) -> Result<Built> {
+) -> Result<(Built, Option<Error>)> {
     let mut proved = Proved {
         monoid: Monoid::trivial(),
         heap_map: vec![0],
@@ -285,16 +310,38 @@ fn construct(
     let mut last_presentation = (Vec::<String>::new(), 0usize);
     let mut changed_at = 0;
     let mut done = 0;
+    let mut stopped = None;
     for n in 1..=max_heap {
         progress(n as u64 - 1, max_heap as u64);
         if interrupted() {
+            break;
+        }
+        let out_of_memory = |order: usize| {
+            crate::memory::exceeded(
+                &format!("the misère quotient of {game} with heaps up to {n}"),
+                &format!(
+                    "the quotient of heaps up to {} has order {order} (grundy quotient {game} --max-heap {})",
+                    n - 1,
+                    n - 1
+                ),
+            )
+        };
+        if crate::memory::over_budget() {
+            stopped = Some(out_of_memory(proved.monoid.order()));
             break;
         }
         // A heap that acts as an element already there leaves the quotient
         // as it is (Plambeck-Siegel's "conservative extension"): try each
         // element with the heap's own outcome, and keep the first the proof
         // accepts (in a reduced quotient at most one can be right).
-        let trusted = match conservative(rules, &proved, n)? {
+        let trusted = match conservative(rules, &proved, n) {
+            Err(Error::TooLarge(why)) if why == OUT_OF_MEMORY => {
+                stopped = Some(out_of_memory(proved.monoid.order()));
+                break;
+            }
+            other => other?,
+        };
+        let trusted = match trusted {
             Ok(extended) => {
                 proved = extended;
                 let p_size = proved.monoid.p.iter().filter(|p| **p).count();
@@ -315,15 +362,22 @@ fn construct(
             &mut || {
                 if interrupted() {
                     Err(Error::Interrupted(String::new()))
+                } else if crate::memory::over_budget() {
+                    Err(Error::TooLarge(OUT_OF_MEMORY.into()))
                 } else {
                     Ok(())
                 }
             },
         );
-        if let Err(Error::Interrupted(_)) = learned {
-            break;
-        }
-        proved = learned.map_err(|e| match e {
+        let learned = match learned {
+            Err(Error::Interrupted(_)) => break,
+            Err(Error::TooLarge(why)) if why == OUT_OF_MEMORY => {
+                stopped = Some(out_of_memory(proved.monoid.order()));
+                break;
+            }
+            other => other,
+        };
+        let learned = learned.map_err(|e| match e {
             Error::TooLarge(why) | Error::Invalid(why) => Error::TooLarge(format!(
                 "{game}: {why}; the quotient of heaps up to {} has order {} (grundy quotient {game} --max-heap {})",
                 n - 1,
@@ -336,7 +390,14 @@ fn construct(
                 proved.monoid.order()
             )),
             other => other,
-        })?;
+        });
+        proved = match learned {
+            Ok(p) => p,
+            Err(why) => {
+                stopped = Some(why);
+                break;
+            }
+        };
         let gens = generators(&proved);
         let relations = relations(&proved, &gens).1;
         let p_size = proved.monoid.p.iter().filter(|p| **p).count();
@@ -359,12 +420,15 @@ fn construct(
             "{game}: the quotient has two indistinguishable elements: an internal error"
         )));
     }
-    Ok(Built {
-        proved,
-        max_heap: done,
-        changed_at,
-        history,
-    })
+    Ok((
+        Built {
+            proved,
+            max_heap: done,
+            changed_at,
+            history,
+        },
+        stopped,
+    ))
 }
 
 /// The quotient of heaps below n, with heap n mapped to an element already
@@ -556,7 +620,7 @@ fn nim_quotient(max: u32) -> Quotient {
         max_order: 1 << 12,
         max_states: 1 << 22,
     };
-    let built = construct("nim", &rules, max, &limits, &mut |_, _| {}, &|| false)
+    let (built, _) = construct("nim", &rules, max, &limits, &mut |_, _| {}, &|| false)
         .expect("misère Nim's quotients are small");
     finish("nim".into(), built, false).expect("a quotient")
 }
