@@ -203,7 +203,7 @@ impl From<grundy::Error> for ApiError {
             Error::Syntax { message, input, .. } if !input.is_empty() => {
                 format!("{message}: {input}")
             }
-            Error::Budget { limit } => format!(
+            Error::Budget { limit } | Error::PositionsExhausted { limit, .. } => format!(
                 "gave up after {limit} positions, the server's budget per request: ask for less, or use the command line (`grundy ... --max-states N`)"
             ),
             other => other.to_string(),

@@ -32,6 +32,18 @@ pub enum Error {
         /// The budget, in positions (`--max-states`).
         limit: usize,
     },
+    /// The state budget ran out in a game whose positions are a user's own
+    /// (a script, a graph), where a count of positions says little: the
+    /// message names the memory they held and the memory budget as well.
+    #[error("gave up after {limit} positions (the state budget, --max-states), holding {held} of memory (the budget is {budget}, --max-memory); a game whose positions never end needs a bound, or raise --max-states and, if it needs more memory, --max-memory")]
+    PositionsExhausted {
+        /// The budget, in positions (`--max-states`).
+        limit: usize,
+        /// The memory the process held then, in words (`35 MB`).
+        held: String,
+        /// The memory budget, in words (`11.8 GB, half of this machine's memory`).
+        budget: String,
+    },
     /// A position too large for any method available for this game.
     #[error("{0}")]
     TooLarge(String),

@@ -85,6 +85,22 @@ pub fn check(positions: usize) -> Result<(), Error> {
     )))
 }
 
+/// The state budget (`--max-states`) ran out in a game whose positions are
+/// a user's own (a script, a graph): the error says the memory they took
+/// and the memory budget too.
+pub fn positions_exhausted(limit: usize) -> Error {
+    let whose = if BUDGET.load(Ordering::Relaxed) == 0 {
+        ", half of this machine's memory"
+    } else {
+        ""
+    };
+    Error::PositionsExhausted {
+        limit,
+        held: resident().map_or_else(|| "an unknown amount".to_string(), human),
+        budget: format!("{}{whose}", human(budget())),
+    }
+}
+
 /// Whether the process holds more than the budget now.
 pub fn over_budget() -> bool {
     resident().is_some_and(|used| used > budget())

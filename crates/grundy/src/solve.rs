@@ -89,6 +89,53 @@ pub struct Solver<G: Game> {
     progress: Option<Box<dyn FnMut(u64)>>,
     /// When the current search reports.
     pace: Option<crate::pace::Pace>,
+    /// When the stop flag, the memory and the progress are looked at next.
+    checks: Checks,
+}
+
+/// How often the solver looks at its stop flag, the memory and the clock:
+/// every [`CHECK_EVERY`] new positions for games whose moves are cheap, but
+/// more often for games whose moves are slow (a script doing real work in
+/// `moves` may take milliseconds a position, and 4096 of them would keep a
+/// terminal silent, and Ctrl-C unseen, for a minute): the interval halves
+/// while the time between looks is over a tenth of a second, and doubles
+/// while it is under a fortieth.
+#[derive(Debug, Clone, Copy)]
+struct Checks {
+    every: usize,
+    left: usize,
+    last: std::time::Instant,
+}
+
+impl Checks {
+    /// Starts by looking at once, and doubles the interval while looks
+    /// come quickly: a slow game is seen to be slow from its first
+    /// positions, a fast one reaches [`CHECK_EVERY`] within a few dozen.
+    fn new() -> Self {
+        Checks {
+            every: 1,
+            left: 1,
+            last: std::time::Instant::now(),
+        }
+    }
+
+    /// Whether to look now; counts one new position.
+    fn due(&mut self) -> bool {
+        self.left -= 1;
+        if self.left > 0 {
+            return false;
+        }
+        let now = std::time::Instant::now();
+        let took = now - self.last;
+        self.last = now;
+        if took > std::time::Duration::from_millis(100) {
+            self.every = (self.every / 2).max(1);
+        } else if took < std::time::Duration::from_millis(25) {
+            self.every = (self.every * 2).min(CHECK_EVERY);
+        }
+        self.left = self.every;
+        true
+    }
 }
 
 impl<G: Game> Solver<G> {
@@ -108,6 +155,7 @@ impl<G: Game> Solver<G> {
             stop: None,
             progress: None,
             pace: None,
+            checks: Checks::new(),
         }
     }
 
@@ -123,13 +171,14 @@ impl<G: Game> Solver<G> {
     }
 
     /// Why to give up now, if at all: the stop flag and the memory budget
-    /// are looked at once every [`CHECK_EVERY`] new positions, which keeps
-    /// them off the hot path; progress is reported then too.
+    /// are looked at once every [`CHECK_EVERY`] new positions at most (see
+    /// [`Checks`]), which keeps them off the hot path; progress is reported
+    /// then too.
     fn stopped(&mut self) -> Option<SolveError<G::Position>> {
-        let solved = self.memo.len();
-        if !solved.is_multiple_of(CHECK_EVERY) {
+        if !self.checks.due() {
             return None;
         }
+        let solved = self.memo.len();
         if self
             .stop
             .as_ref()
@@ -375,6 +424,51 @@ mod tests {
         }
         assert_eq!(solver.value(&5).unwrap(), 0);
         assert!(matches!(solver.value(&0), Err(SolveError::Cycle(_))));
+    }
+
+    /// A game whose moves take a while to list, as a script's may.
+    struct SlowChain;
+    impl Game for SlowChain {
+        type Position = u64;
+        fn options(&self, n: &u64, out: &mut Vec<Parts<u64>>) {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            if *n > 0 {
+                out.push(smallvec![n - 1]);
+            }
+        }
+    }
+
+    #[test]
+    fn a_game_with_slow_moves_reports_progress_and_sees_ctrl_c_soon() {
+        // 4096 positions of 2 ms each: a look at the clock only every 4096
+        // positions would keep a terminal silent for over eight seconds.
+        // The first report presses Ctrl-C (sets the stop flag).
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let first = std::rc::Rc::new(std::cell::Cell::new(None));
+        let mut solver = Solver::new(SlowChain);
+        solver.set_stop_flag(stop.clone());
+        let (seen, started) = (first.clone(), std::time::Instant::now());
+        solver.set_progress(Box::new(move |n| {
+            if seen.get().is_none() {
+                seen.set(Some((n, started.elapsed())));
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }));
+        assert_eq!(solver.value(&1_000_000), Err(SolveError::Interrupted));
+        let (positions, when) = first.get().expect("a progress report");
+        assert!(
+            positions > 0 && positions < 4096,
+            "{positions} positions at the first report"
+        );
+        assert!(
+            when < std::time::Duration::from_secs(4),
+            "first report after {when:?}"
+        );
+        let stopped_after = started.elapsed() - when;
+        assert!(
+            stopped_after < std::time::Duration::from_secs(1),
+            "{stopped_after:?}"
+        );
     }
 
     #[test]

@@ -79,12 +79,23 @@ where
         self.inner.typed(position)
     }
 
-    /// `result`, unless the game failed on the way: then its failure.
+    /// `result`, unless the game failed on the way: then its failure. A
+    /// state budget run out names the memory too (see
+    /// [`crate::memory::positions_exhausted`]).
     pub fn check<T>(&self, result: Result<T>) -> Result<T> {
         if let Some(e) = self.inner.game().take_error() {
             return Err(e);
         }
-        result
+        result.map_err(budget_in_memory)
+    }
+
+    /// [`CallbackFamily::explore`], with a state budget run out named as
+    /// [`CallbackFamily::check`] names it.
+    fn explored(&mut self, root: &G::Position) -> Result<&LoopySpace<G::Position>> {
+        if let Err(e) = self.explore(root) {
+            return Err(budget_in_memory(e));
+        }
+        Ok(self.loopy.as_ref().expect("explored"))
     }
 
     /// Explores every position reachable from `root` and labels the graph.
@@ -196,7 +207,7 @@ where
         match self.check(r) {
             Err(Error::Cycle { .. }) => {
                 let root = self.game().canonical(self.inner.typed(position)?);
-                let space = self.explore(&root)?;
+                let space = self.explored(&root)?;
                 Ok(Self::label_value(
                     &space.labels[space.index[&root] as usize],
                 ))
@@ -210,7 +221,7 @@ where
         match self.check(r) {
             Err(Error::Cycle { .. }) => {
                 let root = self.game().canonical(self.inner.typed(position)?);
-                let space = self.explore(&root)?;
+                let space = self.explored(&root)?;
                 let v = space.index[&root];
                 let mut targets: Vec<u32> = space.graph.followers(v).to_vec();
                 targets.sort_unstable();
@@ -231,5 +242,12 @@ where
 
     fn is_heap_game(&self) -> bool {
         self.inner.is_heap_game()
+    }
+}
+
+fn budget_in_memory(e: Error) -> Error {
+    match e {
+        Error::Budget { limit } => crate::memory::positions_exhausted(limit),
+        other => other,
     }
 }
