@@ -263,3 +263,18 @@ fn bad_codes() {
     fails(&["period", "foo", "--max", "10"], "unknown game family");
     fails(&["period", "knight:8"], "not heap sizes");
 }
+
+#[test]
+fn three_heap_codes_finish_with_the_default_max() {
+    // hex:0.F8's values grow about as 2n/3 and are never periodic: the
+    // default bound for codes that leave three heaps is 4096 heaps, which
+    // the engine tabulates in about a second.
+    let out = Command::cargo_bin("grundy")
+        .unwrap()
+        .args(["period", "hex:0.F8"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(text, "hex:0.F8: no period found up to n = 4095\n");
+}

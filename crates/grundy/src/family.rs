@@ -220,6 +220,12 @@ pub trait Family {
         )))
     }
 
+    /// The most heaps [`Family::period`] tabulates unless told otherwise:
+    /// [`crate::period::DEFAULT_MAX`], or fewer where heaps are costly.
+    fn default_period_max(&self) -> u64 {
+        crate::period::DEFAULT_MAX
+    }
+
     /// Whether [`Family::write_certificate`] writes certificates for this
     /// game: take-and-break codes and Grundy's game.
     fn certifiable(&self) -> bool {
@@ -918,6 +924,15 @@ impl<H: HeapGame> Family for HeapFamily<H> {
 
     fn period(&mut self, max: u64) -> Result<crate::period::PeriodReport> {
         self.find_period(max)
+    }
+
+    fn default_period_max(&self) -> u64 {
+        match self.game.period_rule() {
+            crate::period::PeriodRule::TakeBreak { parts: 3, .. } => {
+                crate::period::DEFAULT_MAX_THREE_HEAPS
+            }
+            _ => crate::period::DEFAULT_MAX,
+        }
     }
 
     fn sequence(
