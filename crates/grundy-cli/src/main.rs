@@ -189,9 +189,10 @@ enum Command {
     Period {
         /// The game, e.g. `0.07` or `sub:2,5,7`.
         game: String,
-        /// Tabulate at most this many heaps.
-        #[arg(long, value_name = "N", default_value_t = 1 << 26)]
-        max: u64,
+        /// Tabulate at most this many heaps [default: 67108864; 4096 for
+        /// codes whose moves leave three heaps].
+        #[arg(long, value_name = "N")]
+        max: Option<u64>,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -571,8 +572,10 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
         } => {
             let mut settings = limits.settings();
             // Asking for N heaps is asking for the memory of N heaps.
-            settings.max_states = settings.max_states.max(max.saturating_add(1) as usize);
+            let asked = max.unwrap_or(grundy::period::DEFAULT_MAX);
+            settings.max_states = settings.max_states.max(asked.saturating_add(1) as usize);
             let mut family = spec::parse_game(&game, settings)?;
+            let max = max.unwrap_or_else(|| family.default_period_max());
             let certificate = match certificate {
                 Some(path) => Some(pending_certificate(family.as_ref(), &path, 0, &limits)?),
                 None => None,

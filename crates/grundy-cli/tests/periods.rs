@@ -263,3 +263,45 @@ fn bad_codes() {
     fails(&["period", "foo", "--max", "10"], "unknown game family");
     fails(&["period", "knight:8"], "not heap sizes");
 }
+
+#[test]
+fn three_heap_codes_finish_with_the_default_max() {
+    // hex:0.F8's values grow about as 2n/3 and are never periodic: the
+    // default bound for codes that leave three heaps is 4096 heaps, which
+    // the engine tabulates in about a second.
+    let out = Command::cargo_bin("grundy")
+        .unwrap()
+        .args(["period", "hex:0.F8"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(text, "hex:0.F8: no period found up to n = 4095\n");
+}
+
+#[test]
+fn heaps_only_a_table_beyond_the_budget_could_answer_are_refused_at_once() {
+    // No period shows in a short search for these (Officers, sticks:3 and
+    // a three-heap code whose values grow), and their last heaps are far
+    // beyond the state budget: one line, exit status 2, within seconds.
+    let huge = [
+        "--from",
+        "18446744073709551610",
+        "--to",
+        "18446744073709551615",
+    ];
+    for game in ["0.6", "sticks:3", "hex:0.F8"] {
+        let started = std::time::Instant::now();
+        let mut args = vec!["seq", game];
+        args.extend(huge);
+        fails(&args, "is beyond the state budget (50000000 heaps)");
+        let value = ["value", game, "18446744073709551615"];
+        fails(&value, "is beyond the state budget");
+        let seconds = started.elapsed().as_secs_f64();
+        assert!(seconds < 12.0, "{game}: {seconds:.1} s");
+    }
+    // A period proven in the search still answers.
+    let mut args = vec!["seq", "0.07"];
+    args.extend(huge);
+    assert_eq!(stdout(&args), "18446744073709551610: 2 2 4 4 5 5\n");
+}

@@ -188,6 +188,12 @@ pub trait Family {
         )))
     }
 
+    /// The most heaps [`Family::period`] tabulates unless told otherwise:
+    /// [`crate::period::DEFAULT_MAX`], or fewer where heaps are costly.
+    fn default_period_max(&self) -> u64 {
+        crate::period::DEFAULT_MAX
+    }
+
     /// Whether [`Family::write_certificate`] writes certificates for this
     /// game: take-and-break codes and Grundy's game.
     fn certifiable(&self) -> bool {
@@ -436,6 +442,10 @@ pub fn parse_heap(text: &str) -> Result<BigUint> {
 /// answers a heap too large to tabulate.
 const AUTO_PERIOD_SEARCH: u64 = 1 << 22;
 
+/// How long that search may take: a request that only a table beyond the
+/// budget could answer is refused about this soon.
+const PERIOD_PROBE_TIME: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Heaps with more options than this are not listed move by move.
 const MAX_LISTED_OPTIONS: u64 = 20_000_000;
 
@@ -451,6 +461,9 @@ pub struct HeapFamily<H: HeapGame> {
     /// The last heap the work under way is for, when it is tabulated a
     /// block at a time (progress reports name it, not the block's end).
     goal: Option<usize>,
+    /// Whether [`HeapFamily::probe_period`] has looked already (it would
+    /// only start again from the table it left).
+    probed: bool,
 }
 
 /// Heaps tabulated at a time by [`Family::sequence`] before they are handed
@@ -469,6 +482,7 @@ impl<H: HeapGame> HeapFamily<H> {
             long_run: None,
             period: None,
             goal: None,
+            probed: false,
         }
     }
 
@@ -480,17 +494,22 @@ impl<H: HeapGame> HeapFamily<H> {
     /// Tabulates (doubling the table each time, up to `max` heaps) until the
     /// game's period rule proves a period, and reports what was found.
     pub fn find_period(&mut self, max: u64) -> Result<crate::period::PeriodReport> {
-        self.find_period_within(max, max)
+        self.find_period_within(max, max, None)
     }
 
     /// [`Self::find_period`] with doubling lengths up to `max`, and beyond
     /// that up to `stretch` only to the length a proof of what the values
-    /// show needs.
+    /// show needs. With `time`, no longer length is tried once it would take
+    /// the search past that time: doubling a table is taken to cost up to
+    /// eight times all before it, as for three-heap codes whose values grow
+    /// (O(n²) heaps times the width of their values).
     fn find_period_within(
         &mut self,
         max: u64,
         stretch: u64,
+        time: Option<std::time::Duration>,
     ) -> Result<crate::period::PeriodReport> {
+        let started = std::time::Instant::now();
         use crate::period::{attempt_from, observe_from, Attempt, PeriodReport, PeriodRule};
         let rule = self.game.period_rule();
         if let PeriodRule::Known(periodicity, source) = &rule {
@@ -556,8 +575,12 @@ impl<H: HeapGame> HeapFamily<H> {
                     });
                 }
             }
-            if len >= max {
-                if let Some(needed) = wanted.filter(|&n| n <= stretch) {
+            let out_of_time = time.is_some_and(|time| {
+                let longer = wanted.unwrap_or(next).min(stretch) as f64 / len as f64;
+                started.elapsed().as_secs_f64() * longer.powi(3) > time.as_secs_f64()
+            });
+            if len >= max || out_of_time {
+                if let Some(needed) = wanted.filter(|&n| n <= stretch && !out_of_time) {
                     len = needed;
                     continue;
                 }
@@ -576,6 +599,17 @@ impl<H: HeapGame> HeapFamily<H> {
             }
             len = next.min(max);
         }
+    }
+
+    /// Looks for a period that answers heaps too large to tabulate: up to
+    /// [`AUTO_PERIOD_SEARCH`] heaps and for about [`PERIOD_PROBE_TIME`].
+    fn probe_period(&mut self) -> Result<crate::period::PeriodReport> {
+        self.probed = true;
+        self.find_period_within(
+            AUTO_PERIOD_SEARCH,
+            AUTO_PERIOD_SEARCH,
+            Some(PERIOD_PROBE_TIME),
+        )
     }
 
     /// Whether a period could be proven for this game at all.
@@ -660,8 +694,10 @@ impl<H: HeapGame> HeapFamily<H> {
             );
             // Beyond what can be tabulated: look for a period in a modest table.
             let beyond = n.to_usize().is_none_or(|m| m >= self.settings.max_states);
-            if known || (beyond && self.provable()) {
+            if known {
                 self.find_period(AUTO_PERIOD_SEARCH)?;
+            } else if beyond && self.provable() && !self.probed {
+                self.probe_period()?;
             }
         }
         if let Some(period) = &self.period {
@@ -888,6 +924,15 @@ impl<H: HeapGame> Family for HeapFamily<H> {
         self.find_period(max)
     }
 
+    fn default_period_max(&self) -> u64 {
+        match self.game.period_rule() {
+            crate::period::PeriodRule::TakeBreak { parts: 3, .. } => {
+                crate::period::DEFAULT_MAX_THREE_HEAPS
+            }
+            _ => crate::period::DEFAULT_MAX,
+        }
+    }
+
     fn sequence(
         &mut self,
         from: u64,
@@ -1014,9 +1059,13 @@ impl<H: HeapGame> HeapFamily<H> {
         // as the period is proven and fill the rest from it (see
         // `sequence_in_blocks`).
         let mut outcome = Ok(());
-        if self.period.is_none() && to >= 1 << 16 && self.provable() {
+        let beyond = to >= self.settings.max_states as u64;
+        if self.period.is_none() && beyond && self.provable() {
+            // Only a period can answer: a short search, then the refusal.
+            outcome = self.probe_period().map(|_| ());
+        } else if self.period.is_none() && to >= 1 << 16 && self.provable() {
             outcome = self
-                .find_period_within(to.saturating_add(1) / 2, to.saturating_add(1))
+                .find_period_within(to.saturating_add(1) / 2, to.saturating_add(1), None)
                 .map(|_| ());
         }
         // Tabulates, or finds the closed form, or fails with a clear error.

@@ -23,6 +23,15 @@
 //! confirm. The prefix function (Knuth-Morris-Pratt) of the *reversed* table
 //! gives the smallest period of every suffix in one linear pass.
 
+/// The most heaps `grundy period` tabulates unless told otherwise.
+pub const DEFAULT_MAX: u64 = 1 << 26;
+
+/// The same for codes whose moves leave three heaps: their heaps cost O(n)
+/// each at best (O(n · V / 64) for values below V), so the default that
+/// other games take would not finish (`hex:0.F8` to heap 4095 takes about
+/// a second; its values grow about as 2n/3).
+pub const DEFAULT_MAX_THREE_HEAPS: u64 = 1 << 12;
+
 /// How a period of a heap game can be proven.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PeriodRule {
