@@ -207,6 +207,147 @@ fn bad_requests_are_one_line() {
         "so there is no code to write",
     );
     fails(&["pattern", "nodekayles:/nonexistent"], "nonexistent");
+    fails(&["pattern", "chomp:0x3"], "each at least 1");
+    fails(&["pattern", "cram:3x0", "--outcome"], "each at least 1");
+    for max in ["16777216", "18446744073709551615"] {
+        fails(&["pattern", "sub:1,2", "--max", max], "at most");
+        fails(&["pattern", "0.6 + nim", "--max", max], "at most");
+    }
+    fails(&["pattern", "sub:1,2", "--max", "-1"], "-1");
+    fails(&["pattern", "chomp:3x3 + nim"], "must be heap games");
+    fails(&["pattern", "nim + + nim"], "a sum of two heap games");
+}
+
+/// Runs the Python that `grundy pattern ARGS --emit python` writes on the
+/// positions `(r, c)`.
+fn python_answers(args: &[&str], outcome: bool, name: &str, positions: &[(u64, u64)]) -> Vec<u64> {
+    let code = stdout(&[args, &["--emit", "python"]].concat());
+    let input: String = positions
+        .iter()
+        .map(|(r, c)| format!("{r} {c}\n"))
+        .collect();
+    answers(&code, "python", true, outcome, name, &input)
+}
+
+/// The values `grundy value FAMILY POS...` gives each of `positions`.
+fn values_of(family: &str, positions: &[String]) -> Vec<u64> {
+    let mut args = vec!["value", family];
+    args.extend(positions.iter().map(String::as_str));
+    args.push("--json");
+    json(&args)["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["grundy"].as_u64().unwrap())
+        .collect()
+}
+
+/// How `grundy value` writes the position (r, c) of a game.
+type Written<'a> = &'a dyn Fn(u64, u64) -> String;
+
+#[test]
+fn emitted_board_code_takes_positions_as_grundy_value_does() {
+    // (game, its family in `grundy value`, how that writes (r, c), first r and c)
+    let board = |r: u64, c: u64| format!("{r}x{c}");
+    let square = |r: u64, c: u64| format!("{r},{c}");
+    let cases: &[(&str, &str, Written, u64)] = &[
+        ("chomp:8x8", "chomp", &board, 1),
+        ("cram:2x24", "cram", &board, 1),
+        ("cram:4x6", "cram", &board, 1),
+        ("choco:16x16", "choco", &board, 1),
+        ("knight:8", "knight:8", &square, 0),
+        // A sum: heaps from 0, its value the nim-sum of its parts'.
+        ("sub:1,2 + sub:1,3", "", &square, 0),
+    ];
+    for (i, (game, family, written, first)) in cases.iter().enumerate() {
+        for outcome in [false, true] {
+            let mut args = vec!["pattern", game];
+            if outcome {
+                args.push("--outcome");
+            }
+            let found = json(&[args.as_slice(), &["--json"]].concat());
+            if found["kind"] == "none" {
+                continue;
+            }
+            let outcome = found["outcome"].as_bool().unwrap();
+            let last = |i: usize| found["checked_to"][i].as_u64().unwrap().min(40);
+            let positions: Vec<(u64, u64)> = (*first..=last(0))
+                .flat_map(|r| (*first..=last(1)).map(move |c| (r, c)))
+                .collect();
+            let values: Vec<u64> = if family.is_empty() {
+                let heaps = |to: u64| (0..=to).map(|n| n.to_string()).collect::<Vec<_>>();
+                let (xs, ys) = (
+                    values_of("sub:1,2", &heaps(last(0))),
+                    values_of("sub:1,3", &heaps(last(1))),
+                );
+                positions
+                    .iter()
+                    .map(|(r, c)| xs[*r as usize] ^ ys[*c as usize])
+                    .collect()
+            } else {
+                let words: Vec<String> = positions.iter().map(|(r, c)| written(*r, *c)).collect();
+                values_of(family, &words)
+            };
+            let got = python_answers(&args, outcome, &format!("board{i}-{outcome}"), &positions);
+            for ((r, c), (g, v)) in positions.iter().zip(got.iter().zip(&values)) {
+                let want = if outcome { (*v != 0) as u64 } else { *v };
+                assert_eq!(*g, want, "{game} outcome={outcome} at {}", written(*r, *c));
+            }
+            // The text names rows and columns as the game does.
+            let text = stdout(&args);
+            let from = found["origin"][0].as_u64().or(found["origin"][1].as_u64());
+            assert_eq!(from, Some(*first), "{text}");
+            assert!(
+                text.contains(&format!("rows {first} to"))
+                    || text.contains(&format!("row {first}:")),
+                "{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_sums_pattern_holds_far_past_its_table_or_is_none() {
+    let far = 6000;
+    // (sum, whether a pattern must be found)
+    let cases: &[(&str, &str, bool)] = &[
+        ("0.07", "0.16", false),
+        ("sub:1,2", "0.6", false),
+        ("sub:1,2", "grundy", false),
+        ("sub:1,3,4", "0.07", true),
+        ("nim", "sub:1,2", false),
+    ];
+    for (i, (a, b, must)) in cases.iter().enumerate() {
+        let (xs, ys) = (seq(a, far), seq(b, far));
+        for outcome in [false, true] {
+            let game = format!("{a} + {b}");
+            let mut args = vec!["pattern", game.as_str()];
+            if outcome {
+                args.push("--outcome");
+            }
+            let found = json(&[args.as_slice(), &["--json"]].concat());
+            if found["kind"] == "none" {
+                assert!(!must, "{game}: {found}");
+                continue;
+            }
+            assert_eq!(found["kind"], "periodic-2d", "{found}");
+            let rows = [0, 1, 2, 3, 7, 53, 100, 2999, far];
+            let positions: Vec<(u64, u64)> = rows
+                .iter()
+                .flat_map(|r| (0..=far).map(move |c| (*r, c)))
+                .collect();
+            let got = python_answers(&args, outcome, &format!("sum{i}-{outcome}"), &positions);
+            for ((r, c), g) in positions.iter().zip(got) {
+                let v = xs[*r as usize] ^ ys[*c as usize];
+                let want = if outcome {
+                    (xs[*r as usize] != ys[*c as usize]) as u64
+                } else {
+                    v
+                };
+                assert_eq!(g, want, "{game} outcome={outcome} at {r},{c}");
+            }
+        }
+    }
 }
 
 /// Where emitted programs are built.
@@ -223,14 +364,16 @@ fn run_with(program: &mut Command, input: &str) -> String {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    // Fed from another thread: a long input and its answers would fill both
+    // pipes, each side waiting for the other to read.
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let feeder = std::thread::spawn(move || {
+        use std::io::Write;
+        stdin.write_all(input.as_bytes()).unwrap();
+    });
     let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
     assert!(out.status.success());
     String::from_utf8(out.stdout).unwrap()
 }

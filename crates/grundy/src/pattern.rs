@@ -17,10 +17,13 @@
 //!   G(r, c + p_c) = G(r, c) for c >= c0 and every r, so that any position
 //!   reduces into the table of rows `< r0 + p_r` and columns `< c0 + p_c`.
 //!
-//! A form is accepted only when the table shows it at least three times
-//! (1-D periods and runs) or one and a half times (in each direction of a
-//! 2-D table, where the lines repeated are whole rows or columns), so that
-//! a constant stretch at the end of a table is not taken for a pattern.
+//! A form is accepted only when the table shows it at least three times,
+//! over at least the last three quarters of the table (1-D periods, and
+//! the rows and columns of a 2-D table), so that a constant stretch at the
+//! end of a table is not taken for a pattern. A table that holds every
+//! position of its game (a bounded board) claims nothing beyond itself, so
+//! there one and a half times in each direction is enough: the pattern is
+//! only a shorter way to write the table.
 //! *Proven* comes only from a theorem: a period that [`crate::period`] proves
 //! (the Guy-Smith theorem for take-and-break codes, the window of a finite
 //! subtraction set, a closed form), and the outcome pattern that follows from
@@ -396,8 +399,9 @@ impl Pattern {
                         format!("{} | ", show(prefix))
                     };
                     lines.push(format!(
-                        "row {}: preperiod {preperiod}, period {period}{saltus}: {prefix}{}",
+                        "row {}: period {period} from column {}{saltus}: {prefix}{}",
                         origin[0] + r as u64,
+                        origin[1] + preperiod,
                         show(block)
                     ));
                 }
@@ -502,7 +506,7 @@ fn find_of(family: &mut dyn Family, max: u64, outcome: bool) -> Result<Pattern> 
         origin[0] + rows.len() as u64 - 1,
         origin[1] + columns as u64 - 1,
     ];
-    let mut kind = find_2d(&rows);
+    let mut kind = find_2d(&rows, family.table_is_whole_game());
     if let Kind::PeriodicRows { origin: o, .. } = &mut kind {
         *o = origin;
     }
@@ -528,21 +532,30 @@ fn find_of(family: &mut dyn Family, max: u64, outcome: bool) -> Result<Pattern> 
     Ok(found)
 }
 
+/// The most heaps `grundy pattern` tabulates (`--max`): about 16.7 million,
+/// a minute's work and half a gigabyte for a take-and-break code.
+pub const MAX_HEAP: u64 = (1 << 24) - 1;
+
 /// Finds the pattern of a game written as in `grundy pattern`: one game, or
 /// the sum of two heap games `A + B` (positions `r,c`: a heap of A and a
 /// heap of B), each component read by `parse`.
 ///
-/// A sum of two games whose periods are proven (with saltus 0) has a
-/// proven doubly periodic pattern: its value is the XOR of the components'
-/// values (Sprague-Grundy), so its rows repeat with A's period and its
-/// columns with B's. Other sums are tabulated up to 511 x 511 heaps and
-/// searched as any table.
+/// A sum's value is the XOR of its parts' values (Sprague-Grundy), so its
+/// rows repeat exactly when its first part's values do, and its columns
+/// when the second's do: a sum's pattern is made of its parts' periods.
+/// It is proven when both parts' periods are (with saltus 0), and observed
+/// up to heap `max` of each part when one of them is only observed.
 pub fn find_game(
     spec: &str,
     parse: &mut dyn FnMut(&str) -> Result<Box<dyn Family>>,
     max: u64,
     outcome: bool,
 ) -> Result<Pattern> {
+    if max > MAX_HEAP {
+        return Err(Error::TooLarge(format!(
+            "heaps up to {max}: a pattern is looked for in heaps up to {MAX_HEAP} at most"
+        )));
+    }
     let words: Vec<&str> = spec.split_whitespace().collect();
     let parts: Vec<String> = words.split(|w| *w == "+").map(|p| p.join(" ")).collect();
     match parts.as_slice() {
@@ -559,6 +572,64 @@ pub fn find_game(
 /// The largest table a sum's pattern is given in, in cells.
 const MAX_SUM_CELLS: u64 = 1 << 20;
 
+/// What is known of the values of one part of a sum.
+enum Part {
+    /// Every heap's, from a period a theorem proves (saltus 0), and how.
+    Proven(crate::period::Periodicity, String),
+    /// Heaps `0..=max` only.
+    Observed(Vec<u64>),
+}
+
+impl Part {
+    fn of(family: &mut dyn Family, max: u64) -> Result<Part> {
+        if let Ok(report) = family.period(max + 1) {
+            if let (true, Some(p)) = (report.proven, report.periodicity) {
+                if p.saltus == 0 {
+                    return Ok(Part::Proven(p, report.method));
+                }
+            }
+        }
+        let mut values = Vec::with_capacity(max as usize + 1);
+        family.sequence(0, max, &mut |_, v| {
+            values.push(v);
+            Ok(())
+        })?;
+        Ok(Part::Observed(values))
+    }
+
+    /// The value of heap `n`: any heap when proven, else a tabulated one.
+    fn value(&self, n: u64) -> u64 {
+        match self {
+            Part::Proven(p, _) => p.value_u64(n),
+            Part::Observed(values) => values[n as usize],
+        }
+    }
+
+    /// Every value the part takes (on the heaps tabulated, when observed).
+    fn taken(&self) -> std::collections::HashSet<u64> {
+        match self {
+            Part::Proven(p, _) => p.prefix.iter().chain(&p.block).map(|v| *v as u64).collect(),
+            Part::Observed(values) => values.iter().copied().collect(),
+        }
+    }
+
+    /// The least (preperiod, period) of `key` along this part's heaps: the
+    /// least that the proven period allows, or the least the tabulated
+    /// heaps show as a 1-D period must be shown (three times, over the last
+    /// three quarters of them).
+    fn period_of(&self, key: impl Fn(u64) -> u64) -> Option<(u64, u64)> {
+        match self {
+            Part::Proven(p, _) => Some(least_of(p.preperiod, p.period, key)),
+            Part::Observed(values) => {
+                let n = values.len();
+                let repeats = |m: usize, q: usize| key(m as u64) == key((m + q) as u64);
+                least_period(n, n / 3, repeats, |e, q| seen_enough(n, e, q))
+                    .map(|(e, q)| (e as u64, q as u64))
+            }
+        }
+    }
+}
+
 fn find_sum(a: &mut dyn Family, b: &mut dyn Family, max: u64, outcome: bool) -> Result<Pattern> {
     let game = format!("{} + {}", a.spec(), b.spec());
     for part in [&*a, &*b] {
@@ -569,106 +640,96 @@ fn find_sum(a: &mut dyn Family, b: &mut dyn Family, max: u64, outcome: bool) -> 
             )));
         }
     }
-    let proven = |family: &mut dyn Family| {
-        family
-            .period(max + 1)
-            .ok()
-            .filter(|r| r.proven)
-            .and_then(|r| Some((r.periodicity?, r.method)))
-            .filter(|(p, _)| p.saltus == 0)
-    };
-    if let (Some((pa, ma)), Some((pb, mb))) = (proven(a), proven(b)) {
-        // The values each part takes (its prefix and block are all of them).
-        let taken = |p: &crate::period::Periodicity| -> std::collections::HashSet<u64> {
-            p.prefix.iter().chain(&p.block).map(|v| *v as u64).collect()
-        };
-        let (va, vb) = (taken(&pa), taken(&pb));
-        // Rows r and r' are equal exactly when these keys are: the value of
-        // A (values), or that value when B takes it at all (outcomes).
-        let key = |p: &crate::period::Periodicity, other: &std::collections::HashSet<u64>| {
-            let p = p.clone();
-            let other = other.clone();
-            move |n: u64| {
-                let v = p.value_u64(n);
-                if !outcome || other.contains(&v) {
-                    v
-                } else {
-                    u64::MAX
-                }
-            }
-        };
-        let (ra, rb) = (
-            least_of(pa.preperiod, pa.period, key(&pa, &vb)),
-            least_of(pb.preperiod, pb.period, key(&pb, &va)),
-        );
-        let (rows, cols) = (ra.0 + ra.1, rb.0 + rb.1);
-        if rows.saturating_mul(cols) > MAX_SUM_CELLS {
-            return Err(Error::TooLarge(format!(
-                "{game}: the pattern's table would have {rows} x {cols} cells (more than {MAX_SUM_CELLS}); the value of a position is the XOR of `grundy pattern {}` and `grundy pattern {}`",
-                a.spec(),
-                b.spec()
-            )));
+    let (pa, pb) = (Part::of(a, max)?, Part::of(b, max)?);
+    let (va, vb) = (pa.taken(), pb.taken());
+    // Rows r and r' are equal exactly when these keys are: the value of A
+    // (values), or that value when B takes it at all (outcomes: a sum is a
+    // P-position exactly when its parts' values are equal).
+    let key = |part: &Part, other: &std::collections::HashSet<u64>, n: u64| {
+        let v = part.value(n);
+        if !outcome || other.contains(&v) {
+            v
+        } else {
+            u64::MAX
         }
-        let value = |r: u64, c: u64| {
-            let (x, y) = (pa.value_u64(r), pb.value_u64(c));
-            if outcome {
-                (x != y) as u64
-            } else {
-                x ^ y
-            }
-        };
-        let table: Vec<Vec<u64>> = (0..rows)
-            .map(|r| (0..cols).map(|c| value(r, c)).collect())
-            .collect();
-        let symmetric = is_symmetric(&table);
-        return Ok(Pattern {
-            game,
-            outcome,
-            kind: Kind::Periodic2d {
-                origin: [0, 0],
-                offset: [ra.0, rb.0],
-                period: [ra.1, rb.1],
-                table,
-                symmetric,
-                exceptions: Vec::new(),
-            },
-            proven: true,
-            method: format!(
-                "{} (Sprague-Grundy), and both parts' periods are proven: {}: {ma}; {}: {mb}",
-                if outcome {
-                    "a sum is a P-position exactly when its parts' values are equal"
-                } else {
-                    "a sum's value is the XOR of its parts' values"
-                },
-                a.spec(),
-                b.spec()
-            ),
-            checked_to: vec![
-                max.max(pa.preperiod + pa.period),
-                max.max(pb.preperiod + pb.period),
-            ],
-        });
-    }
-    // Otherwise the table of heaps up to 511 each, as any board.
-    let m = max.min(511);
-    let values = |family: &mut dyn Family| -> Result<Vec<u64>> {
-        let mut values = Vec::with_capacity(m as usize + 1);
-        family.sequence(0, m, &mut |_, v| {
-            values.push(v);
-            Ok(())
-        })?;
-        Ok(values)
     };
-    let (xs, ys) = (values(a)?, values(b)?);
-    let rows: Vec<Vec<u64>> = xs
-        .iter()
-        .map(|x| {
-            ys.iter()
-                .map(|y| if outcome { (x != y) as u64 } else { x ^ y })
-                .collect()
-        })
+    let ra = pa.period_of(|n| key(&pa, &vb, n));
+    let rb = pb.period_of(|n| key(&pb, &va, n));
+    let reach = |part: &Part, period: Option<(u64, u64)>| match (part, period) {
+        (Part::Proven(..), Some((e, p))) => max.max(e + p),
+        _ => max,
+    };
+    let checked_to = vec![reach(&pa, ra), reach(&pb, rb)];
+    let (Some(ra), Some(rb)) = (ra, rb) else {
+        let (along, spec) = if ra.is_none() {
+            ("row", a.spec())
+        } else {
+            ("column", b.spec())
+        };
+        let mut found = observed(game, outcome, Kind::None, checked_to);
+        found.method = format!(
+            "{}: its {along}s repeat with no period up to {along} {max} (those of {spec})",
+            found.method
+        );
+        return Ok(found);
+    };
+    let (rows, cols) = (ra.0 + ra.1, rb.0 + rb.1);
+    if rows.saturating_mul(cols) > MAX_SUM_CELLS {
+        return Err(Error::TooLarge(format!(
+            "{game}: the pattern's table would have {rows} x {cols} cells (more than {MAX_SUM_CELLS}); the value of a position is the XOR of `grundy pattern {}` and `grundy pattern {}`",
+            a.spec(),
+            b.spec()
+        )));
+    }
+    let value = |r: u64, c: u64| {
+        let (x, y) = (pa.value(r), pb.value(c));
+        if outcome {
+            (x != y) as u64
+        } else {
+            x ^ y
+        }
+    };
+    let table: Vec<Vec<u64>> = (0..rows)
+        .map(|r| (0..cols).map(|c| value(r, c)).collect())
         .collect();
-    Ok(observed(game, outcome, find_2d(&rows), vec![m, m]))
+    let symmetric = is_symmetric(&table);
+    let how = |part: &Part, spec: String| match part {
+        Part::Proven(_, method) => format!("{spec}: {method}"),
+        Part::Observed(_) => {
+            format!("{spec}: observed for every heap up to {max}; no theorem proves it")
+        }
+    };
+    let proven = matches!((&pa, &pb), (Part::Proven(..), Part::Proven(..)));
+    let method = format!(
+        "{} (Sprague-Grundy), and {}: {}; {}",
+        if outcome {
+            "a sum is a P-position exactly when its parts' values are equal"
+        } else {
+            "a sum's value is the XOR of its parts' values"
+        },
+        if proven {
+            "both parts' periods are proven"
+        } else {
+            "the parts' periods are not both proven"
+        },
+        how(&pa, a.spec()),
+        how(&pb, b.spec()),
+    );
+    Ok(Pattern {
+        game,
+        outcome,
+        kind: Kind::Periodic2d {
+            origin: [0, 0],
+            offset: [ra.0, rb.0],
+            period: [ra.1, rb.1],
+            table,
+            symmetric,
+            exceptions: Vec::new(),
+        },
+        proven,
+        method,
+        checked_to,
+    })
 }
 
 /// The least (preperiod, period) of `f` over heaps, given that it repeats
@@ -786,8 +847,7 @@ pub fn find_1d(values: &[u64]) -> Kind {
         };
         let repeats =
             |m: usize, p: usize| saltus(p).is_some_and(|s| values[m + p] == values[m] + s);
-        let enough = |e: usize, p: usize| n - e >= 3 * p && 4 * (n - e) >= 3 * n;
-        if let Some((e, p)) = least_period(n, n / 3, repeats, enough) {
+        if let Some((e, p)) = least_period(n, n / 3, repeats, |e, p| seen_enough(n, e, p)) {
             return Kind::Periodic {
                 preperiod: e as u64,
                 period: p as u64,
@@ -848,8 +908,11 @@ fn find_runs(values: &[u64]) -> Option<Kind> {
 /// is tried: a bounded board's far edge can change the play next to it (a
 /// knight on the last row has fewer moves), and the positions there that
 /// differ from the pattern are listed as exceptions.
-pub fn find_2d(rows: &[Vec<u64>]) -> Kind {
-    let exact = find_2d_exact(rows);
+///
+/// `whole` says that the table holds every position of the game, so that
+/// a pattern needs to be seen only one and a half times in each direction.
+pub fn find_2d(rows: &[Vec<u64>], whole: bool) -> Kind {
+    let exact = find_2d_exact(rows, whole);
     if exact != Kind::None {
         return exact;
     }
@@ -868,7 +931,7 @@ pub fn find_2d(rows: &[Vec<u64>]) -> Kind {
             period,
             table,
             ..
-        } = find_2d_exact(&inner)
+        } = find_2d_exact(&inner, whole)
         else {
             continue;
         };
@@ -924,11 +987,13 @@ fn find_rows(rows: &[Vec<u64>]) -> Kind {
     })
 }
 
-fn find_2d_exact(rows: &[Vec<u64>]) -> Kind {
+fn find_2d_exact(rows: &[Vec<u64>], whole: bool) -> Kind {
     let width = rows[0].len();
     let column = |c: usize| rows.iter().map(|r| r[c]).collect::<Vec<_>>();
     let columns: Vec<Vec<u64>> = (0..width).map(column).collect();
-    let (Some((r0, pr)), Some((c0, pc))) = (periodic_lines(rows), periodic_lines(&columns)) else {
+    let (Some((r0, pr)), Some((c0, pc))) =
+        (periodic_lines(rows, whole), periodic_lines(&columns, whole))
+    else {
         return Kind::None;
     };
     let symmetric = is_symmetric(rows);
@@ -951,13 +1016,25 @@ fn is_symmetric(rows: &[Vec<u64>]) -> bool {
     rows.iter().all(|r| r.len() == n) && (0..n).all(|r| (0..r).all(|c| rows[r][c] == rows[c][r]))
 }
 
-/// The (offset, period) with line i + p equal to line i from the offset on,
-/// seen at least one and a half times, that needs the fewest lines (offset
-/// + period): lines are rows (or columns) as a whole.
-fn periodic_lines(lines: &[Vec<u64>]) -> Option<(usize, usize)> {
+/// The (offset, period) with line i + p equal to line i from the offset on
+/// that needs the fewest lines (offset + period): lines are rows (or
+/// columns) as a whole. The period must be seen as a 1-D one is (three
+/// times, over the last three quarters of the lines), or one and a half
+/// times when the table is the `whole` game.
+fn periodic_lines(lines: &[Vec<u64>], whole: bool) -> Option<(usize, usize)> {
     let n = lines.len();
     let repeats = |m: usize, p: usize| lines[m + p] == lines[m];
-    least_period(n, 2 * n / 3, repeats, |e, p| 2 * (n - e) >= 3 * p)
+    if whole {
+        least_period(n, 2 * n / 3, repeats, |e, p| 2 * (n - e) >= 3 * p)
+    } else {
+        least_period(n, n / 3, repeats, |e, p| seen_enough(n, e, p))
+    }
+}
+
+/// The acceptance rule of a period `p` from `e` on, in `n` items: seen at
+/// least three times, over at least the last three quarters of them.
+fn seen_enough(n: usize, e: usize, p: usize) -> bool {
+    n - e >= 3 * p && 4 * (n - e) >= 3 * n
 }
 
 /// Among periods p up to `longest` of n items, the (e, p) with the fewest
@@ -1023,12 +1100,12 @@ mod tests {
     fn doubly_periodic_tables() {
         let rows: Vec<Vec<u64>> = (0..12)
             .map(|r| {
-                (0..10)
+                (0..13)
                     .map(|c| ((r % 4 < 2) && (c % 4 < 2)) as u64)
                     .collect()
             })
             .collect();
-        let kind = find_2d(&rows);
+        let kind = find_2d(&rows, false);
         let Kind::Periodic2d {
             offset,
             period,
@@ -1047,6 +1124,30 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_period_at_the_end_of_a_table_is_no_pattern_unless_the_table_is_the_game() {
+        // Columns all different, then alternating over the last six only:
+        // three periods, but not over three quarters of the table.
+        let column = |c: u64| if c < 34 { c } else { 100 + c % 2 };
+        let rows: Vec<Vec<u64>> = (0..12)
+            .map(|r| (0..40).map(|c| column(c) ^ (r % 2)).collect())
+            .collect();
+        assert_eq!(find_2d(&rows, false), Kind::None);
+        // The same table as a whole game: nothing lies beyond it.
+        let Kind::Periodic2d { offset, period, .. } = find_2d(&rows, true) else {
+            panic!("the whole game's table is written shorter")
+        };
+        assert_eq!((offset, period), ([0, 34], [2, 2]));
+        // Over three quarters of the table, the same columns are a pattern.
+        let rows: Vec<Vec<u64>> = (0..12)
+            .map(|r| (0..40).map(|c| column(c + 24) ^ (r % 2)).collect())
+            .collect();
+        let Kind::Periodic2d { offset, period, .. } = find_2d(&rows, false) else {
+            panic!("a period over the last 30 of 40 columns")
+        };
+        assert_eq!((offset, period), ([0, 10], [2, 2]));
     }
 
     /// The period of a finite subtraction game, by simulation: the state is
@@ -1106,7 +1207,7 @@ mod tests {
                     }
                 }
                 let rows: Vec<Vec<u64>> = (0..120).map(|r| (0..120).map(|c| value(r, c)).collect()).collect();
-                let Kind::Periodic2d { offset, period, .. } = find_2d_exact(&rows) else {
+                let Kind::Periodic2d { offset, period, .. } = find_2d_exact(&rows, false) else {
                     panic!("the table is doubly periodic")
                 };
                 let Kind::Periodic2d { offset: o, period: p, .. } = found.kind else { unreachable!() };

@@ -485,6 +485,10 @@ impl Kind for Chomp {
         })
     }
 
+    fn table_origin(&self) -> [u64; 2] {
+        [1, 1]
+    }
+
     fn table_shapes(&self, size: (u32, u32)) -> Option<crate::search::family::Board<(u32, u32)>> {
         Some(
             (1..=size.0)

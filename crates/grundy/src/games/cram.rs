@@ -931,6 +931,10 @@ impl Kind for Cram {
         })
     }
 
+    fn table_origin(&self) -> [u64; 2] {
+        [1, 1]
+    }
+
     fn table_shapes(&self, size: (u32, u32)) -> Option<crate::search::family::Board<Shape>> {
         let (r, c) = size;
         Some(

@@ -142,6 +142,11 @@ pub trait Kind: Send + 'static {
         let _ = size;
         None
     }
+    /// The board of the first row and column of [`Kind::table_shapes`], as
+    /// the game writes it (`[1, 1]` for a table that starts at the 1x1 board).
+    fn table_origin(&self) -> [u64; 2] {
+        [0, 0]
+    }
 }
 
 /// An engine for one position of a search-solved game, as a distributed
@@ -401,6 +406,10 @@ impl<K: Kind> Family for SearchFamily<K> {
         };
         let k = k as u32;
         self.moves_where(position, limit, |e, o| Ok(e.has_nimber(o, k)?.then_some(k)))
+    }
+
+    fn table_origin(&self) -> [u64; 2] {
+        self.kind.table_origin()
     }
 
     fn table(&mut self) -> Result<Vec<Vec<Value>>> {
