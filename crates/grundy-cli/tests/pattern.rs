@@ -307,6 +307,62 @@ fn emitted_board_code_takes_positions_as_grundy_value_does() {
 }
 
 #[test]
+fn a_row_that_is_a_heap_game_holds_past_the_table() {
+    // A 1xN Cram board is 0.07 on a heap of N, so row 1 must follow 0.07's
+    // values to any length, not only to the table's 24 columns; row 2 is
+    // checked where it was tabulated, against `grundy value`.
+    let far = 200;
+    let dawson = seq("0.07", far);
+    let row2: Vec<String> = (1..=24).map(|c| format!("2x{c}")).collect();
+    let row2 = values_of("cram", &row2);
+    let small: Vec<String> = (1..=30).map(|c| format!("1x{c}")).collect();
+    let small = values_of("cram", &small);
+    assert_eq!(small, dawson[1..=30], "1xN Cram is 0.07 on a heap of N");
+    for outcome in [false, true] {
+        let mut args = vec!["pattern", "cram:2x24"];
+        if outcome {
+            args.push("--outcome");
+        }
+        let found = json(&[args.as_slice(), &["--json"]].concat());
+        // Values with no pattern would fall back on who wins.
+        let outcome = found["outcome"].as_bool().unwrap();
+        let positions: Vec<(u64, u64)> = (1..=far)
+            .map(|c| (1, c))
+            .chain((1..=24).map(|c| (2, c)))
+            .collect();
+        let got = python_answers(&args, outcome, &format!("cram-rows-{outcome}"), &positions);
+        for ((r, c), g) in positions.iter().zip(got) {
+            let v = if *r == 1 {
+                dawson[*c as usize]
+            } else {
+                row2[*c as usize - 1]
+            };
+            let want = if outcome { (v != 0) as u64 } else { v };
+            assert_eq!(g, want, "cram outcome={outcome} at {r}x{c}");
+        }
+        assert_eq!(found["rows"][0]["proven"], true, "{found}");
+        assert_eq!(found["rows"][1]["proven"], false, "{found}");
+        assert_eq!(found["proven"], false, "{found}");
+    }
+    // A 1xN Chomp board is a Nim heap of N - 1: proven, P only at 1x1.
+    let chomp: Vec<String> = (1..=12).map(|c| format!("1x{c}")).collect();
+    let values: Vec<u64> = (0..12).collect();
+    assert_eq!(values_of("chomp", &chomp), values);
+    let found = json(&["pattern", "chomp:1x12", "--outcome", "--json"]);
+    assert_eq!(found["proven"], true, "{found}");
+    let positions: Vec<(u64, u64)> = (1..=far).map(|c| (1, c)).collect();
+    let got = python_answers(
+        &["pattern", "chomp:1x12", "--outcome"],
+        true,
+        "chomp-row",
+        &positions,
+    );
+    for ((_, c), g) in positions.iter().zip(got) {
+        assert_eq!(g, (*c != 1) as u64, "chomp 1x{c}");
+    }
+}
+
+#[test]
 fn a_sums_pattern_holds_far_past_its_table_or_is_none() {
     let far = 6000;
     // (sum, whether a pattern must be found)

@@ -54,6 +54,18 @@ pub struct LongRun {
     pub checkpoint_every: std::time::Duration,
 }
 
+/// A row of a board game's table that plays exactly as a heap game, so that
+/// its pattern comes from that game's period rather than from the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowGame {
+    /// The heap game, as `grundy` reads it (`0.07`, `nim`).
+    pub spec: String,
+    /// The heap that the board in the table's first column is.
+    pub first_heap: u64,
+    /// Why the row is that heap game, in a few words.
+    pub why: String,
+}
+
 /// A move of one component: what it leaves, and the value of what it leaves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Move {
@@ -141,6 +153,13 @@ pub trait Family {
     /// board. The default is the position's text.
     fn show(&self, position: &Position) -> String {
         self.format(position)
+    }
+
+    /// The heap game that row `row` of [`Family::table`] is (`row` as the
+    /// game writes it, from [`Family::table_origin`]), where a row is one.
+    fn table_row_game(&self, row: u64) -> Option<RowGame> {
+        let _ = row;
+        None
     }
 
     /// Whether reaching this position ends the whole game at once, the mover

@@ -109,6 +109,10 @@ pub enum Kind {
         origin: [u64; 2],
         /// One [`Kind::Periodic`] per row.
         rows: Vec<Kind>,
+        /// Per row, how a theorem makes its pattern hold for every column
+        /// (the row is a heap game with a proven period); `None`: observed
+        /// on the table only.
+        proven: Vec<Option<String>>,
     },
     /// No form fits every value tabulated.
     None,
@@ -167,7 +171,7 @@ impl Kind {
 
     /// The value at `(r, c)` under a 2-D pattern (None outside it).
     pub fn value_2d(&self, r: u64, c: u64) -> Option<u64> {
-        if let Kind::PeriodicRows { origin, rows } = self {
+        if let Kind::PeriodicRows { origin, rows, .. } = self {
             let row = rows.get(usize::try_from(r.checked_sub(origin[0])?).ok()?)?;
             return row.value(c.checked_sub(origin[1])?);
         }
@@ -218,9 +222,18 @@ impl Pattern {
         });
         let fields = match &self.kind {
             Kind::Periodic { .. } => periodic_json(&self.kind),
-            Kind::PeriodicRows { origin, rows } => json!({
+            Kind::PeriodicRows {
+                origin,
+                rows,
+                proven,
+            } => json!({
                 "origin": origin,
-                "rows": rows.iter().map(periodic_json).collect::<Vec<_>>(),
+                "rows": rows.iter().zip(proven).map(|(row, how)| {
+                    let mut row = periodic_json(row);
+                    row["proven"] = json!(how.is_some());
+                    row["method"] = json!(how);
+                    row
+                }).collect::<Vec<_>>(),
             }),
             Kind::Runs {
                 start,
@@ -369,7 +382,11 @@ impl Pattern {
                     ));
                 }
             }
-            Kind::PeriodicRows { origin, rows } => {
+            Kind::PeriodicRows {
+                origin,
+                rows,
+                proven,
+            } => {
                 lines.push(format!(
                     "{title}: periodic-rows, each of rows {} to {} is periodic along its columns (from column {})",
                     origin[0],
@@ -399,8 +416,9 @@ impl Pattern {
                         format!("{} | ", show(prefix))
                     };
                     lines.push(format!(
-                        "row {}: period {period} from column {}{saltus}: {prefix}{}",
+                        "row {}{}: period {period} from column {}{saltus}: {prefix}{}",
                         origin[0] + r as u64,
+                        if proven[r].is_some() { " (proven)" } else { "" },
                         origin[1] + preperiod,
                         show(block)
                     ));
@@ -506,7 +524,11 @@ fn find_of(family: &mut dyn Family, max: u64, outcome: bool) -> Result<Pattern> 
         origin[0] + rows.len() as u64 - 1,
         origin[1] + columns as u64 - 1,
     ];
+    let known = row_games(family, &rows, origin, outcome);
     let mut kind = find_2d(&rows, family.table_is_whole_game());
+    if known.iter().any(Option::is_some) && !agrees_with_rows(&kind, &known) {
+        kind = find_rows_with(&rows, &known);
+    }
     if let Kind::PeriodicRows { origin: o, .. } = &mut kind {
         *o = origin;
     }
@@ -525,6 +547,23 @@ fn find_of(family: &mut dyn Family, max: u64, outcome: bool) -> Result<Pattern> 
         }
     }
     let mut found = observed(game, outcome, kind, checked_to);
+    if let Kind::PeriodicRows { origin, proven, .. } = &found.kind {
+        let how: Vec<String> = proven
+            .iter()
+            .enumerate()
+            .filter_map(|(r, how)| {
+                how.as_ref().map(|how| {
+                    format!("row {} holds for every column, {how}", origin[0] + r as u64)
+                })
+            })
+            .collect();
+        if proven.iter().all(Option::is_some) {
+            found.proven = true;
+            found.method = how.join("; ");
+        } else if !how.is_empty() {
+            found.method = format!("{}, except that {}", found.method, how.join("; "));
+        }
+    }
     if family.table_is_whole_game() && found.kind != Kind::None {
         found.proven = true;
         found.method = "checked on every square of the board, which is the whole game".to_string();
@@ -779,9 +818,27 @@ fn proven_1d(
     method: String,
     max: u64,
 ) -> Pattern {
-    let values = |n: u64| p.value_u64(n);
     let checked_to = vec![max.max(p.preperiod + p.period)];
-    let kind = if !outcome {
+    Pattern {
+        game,
+        outcome,
+        kind: proven_kind(&p, outcome, 0),
+        proven: true,
+        method: if outcome {
+            format!("follows from the values' period, {method}")
+        } else {
+            method
+        },
+        checked_to,
+    }
+}
+
+/// The 1-D pattern of values (or outcomes) that a proven periodicity gives
+/// to heaps `shift`, `shift + 1`, ..., counted from 0 (a board's row that
+/// starts at heap `shift`).
+fn proven_kind(p: &crate::period::Periodicity, outcome: bool, shift: u64) -> Kind {
+    let values = |n: u64| p.value_u64(n + shift);
+    if !outcome && shift == 0 {
         Kind::Periodic {
             preperiod: p.preperiod,
             period: p.period,
@@ -789,10 +846,21 @@ fn proven_1d(
             prefix: p.prefix.iter().map(|v| *v as u64).collect(),
             block: p.block.iter().map(|v| *v as u64).collect(),
         }
+    } else if !outcome {
+        // From heap e on, heap n + p is heap n plus the saltus, so the same
+        // holds from e - shift on when counting from heap `shift`.
+        let e = p.preperiod.saturating_sub(shift);
+        Kind::Periodic {
+            preperiod: e,
+            period: p.period,
+            saltus: p.saltus,
+            prefix: (0..e).map(values).collect(),
+            block: (e..e + p.period).map(values).collect(),
+        }
     } else if p.saltus > 0 {
         // Values grow by the saltus every period: from e + p on, none is 0
         // (block values are at least 0 and the saltus is added).
-        let e = p.preperiod + p.period;
+        let e = (p.preperiod + p.period).saturating_sub(shift);
         let win = |n: u64| (values(n) != 0) as u64;
         let mut start = e;
         while start > 0 && win(start - 1) == 1 {
@@ -809,7 +877,7 @@ fn proven_1d(
         // The outcomes repeat with the values' period; their least period
         // divides it, and their least preperiod is at most the values'.
         let win = |n: u64| (values(n) != 0) as u64;
-        let (start, period) = least_of(p.preperiod, p.period, win);
+        let (start, period) = least_of(p.preperiod.saturating_sub(shift), p.period, win);
         Kind::Periodic {
             preperiod: start,
             period,
@@ -817,18 +885,85 @@ fn proven_1d(
             prefix: (0..start).map(win).collect(),
             block: (start..start + period).map(win).collect(),
         }
+    }
+}
+
+/// Per row of a board's table (values or outcomes), its proven pattern
+/// along the columns and how it is known, where the family says the row is
+/// a heap game whose period [`crate::period`] proves. A row whose proven
+/// pattern would disagree with the table is left observed.
+fn row_games(
+    family: &dyn Family,
+    rows: &[Vec<u64>],
+    origin: [u64; 2],
+    outcome: bool,
+) -> Vec<Option<(Kind, String)>> {
+    rows.iter()
+        .enumerate()
+        .map(|(r, row)| {
+            let game = family.table_row_game(origin[0] + r as u64)?;
+            let mut heaps = crate::spec::parse_game(&game.spec, Default::default()).ok()?;
+            let report = heaps.period(heaps.default_period_max()).ok()?;
+            let p = report.periodicity.filter(|_| report.proven)?;
+            let kind = proven_kind(&p, outcome, game.first_heap);
+            let fits = row
+                .iter()
+                .enumerate()
+                .all(|(c, v)| kind.value(c as u64) == Some(*v));
+            let how = format!(
+                "{}: {}{}",
+                game.why,
+                if outcome {
+                    "who wins follows from the values' period, "
+                } else {
+                    ""
+                },
+                report.method
+            );
+            fits.then_some((kind, how))
+        })
+        .collect()
+}
+
+/// Whether a 2-D pattern gives every proven row its proven values at every
+/// column (not only at those tabulated).
+fn agrees_with_rows(kind: &Kind, known: &[Option<(Kind, String)>]) -> bool {
+    let Kind::Periodic2d {
+        offset,
+        period,
+        origin,
+        ..
+    } = kind
+    else {
+        return false;
     };
-    Pattern {
-        game,
-        outcome,
-        kind,
-        proven: true,
-        method: if outcome {
-            format!("follows from the values' period, {method}")
-        } else {
-            method
-        },
-        checked_to,
+    // Both repeat along the columns from some column on: checking one
+    // common period past both starts checks every column.
+    known.iter().enumerate().all(|(r, row)| {
+        let Some((
+            row @ Kind::Periodic {
+                preperiod,
+                period: p,
+                saltus: 0,
+                ..
+            },
+            _,
+        )) = row
+        else {
+            return row.is_none();
+        };
+        let common = period[1] / gcd(period[1], *p) * p;
+        let end = (*preperiod).max(offset[1] - origin[1]) + common;
+        common <= 1 << 20
+            && (0..end).all(|c| kind.value_2d(origin[0] + r as u64, origin[1] + c) == row.value(c))
+    })
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }
 
@@ -974,16 +1109,34 @@ pub fn find_2d(rows: &[Vec<u64>], whole: bool) -> Kind {
 /// no one period fits every row. Rows need 16 columns at least, so that
 /// short rows are not given periods they merely happen to show.
 fn find_rows(rows: &[Vec<u64>]) -> Kind {
-    if rows[0].len() < 16 {
+    find_rows_with(rows, &vec![None; rows.len()])
+}
+
+/// [`find_rows`], with the rows whose pattern is `known` (proven, and how)
+/// taking it instead of one found in the table; the other rows must each
+/// show one by the acceptance rule, or there is no pattern.
+fn find_rows_with(rows: &[Vec<u64>], known: &[Option<(Kind, String)>]) -> Kind {
+    let observed = known.iter().any(Option::is_none);
+    if observed && rows[0].len() < 16 {
         return Kind::None;
     }
-    let found: Option<Vec<Kind>> = rows
+    let found: Option<Vec<(Kind, Option<String>)>> = rows
         .iter()
-        .map(|row| Some(find_1d(row)).filter(|k| matches!(k, Kind::Periodic { .. })))
+        .zip(known)
+        .map(|(row, known)| match known {
+            Some((kind, how)) => Some((kind.clone(), Some(how.clone()))),
+            None => Some(find_1d(row))
+                .filter(|k| matches!(k, Kind::Periodic { .. }))
+                .map(|k| (k, None)),
+        })
         .collect();
-    found.map_or(Kind::None, |rows| Kind::PeriodicRows {
-        origin: [0, 0],
-        rows,
+    found.map_or(Kind::None, |found| {
+        let (rows, proven) = found.into_iter().unzip();
+        Kind::PeriodicRows {
+            origin: [0, 0],
+            rows,
+            proven,
+        }
     })
 }
 
@@ -1488,7 +1641,7 @@ pub fn code(pattern: &Pattern, language: Language) -> Result<String> {
                 let _ = writeln!(out, "    {}\n}}", wrap(&format!("{f} + k as u64")));
             }
         }
-        Kind::PeriodicRows { origin, rows } => {
+        Kind::PeriodicRows { origin, rows, .. } => {
             let [or, oc] = *origin;
             let last = or + rows.len() as u64 - 1;
             // Per row: where its prefix and block start in one flat array,
@@ -1517,6 +1670,7 @@ pub fn code(pattern: &Pattern, language: Language) -> Result<String> {
             comment(format!(
                 "Row r (r = {or}..{last}) is periodic along c >= {oc}: G(r, c) = row[pre + (c' - pre) mod per] + sal ((c' - pre) div per), c' = c - {oc}, below pre the row's prefix."
             ));
+
             let n = rows.len();
             if cpp {
                 comment(format!(

@@ -489,6 +489,16 @@ impl Kind for Chomp {
         [1, 1]
     }
 
+    fn table_row_game(&self, row: u64) -> Option<crate::family::RowGame> {
+        // A bite of a 1xN bar leaves a 1xk bar for any k < N, the poisoned
+        // square always left: a Nim heap of the N - 1 squares that may be taken.
+        (row == 1).then(|| crate::family::RowGame {
+            spec: "nim".into(),
+            first_heap: 0,
+            why: "a 1xN board is a Nim heap of N - 1 (a bite leaves any shorter bar)".into(),
+        })
+    }
+
     fn table_shapes(&self, size: (u32, u32)) -> Option<crate::search::family::Board<(u32, u32)>> {
         Some(
             (1..=size.0)

@@ -935,6 +935,17 @@ impl Kind for Cram {
         [1, 1]
     }
 
+    fn table_row_game(&self, row: u64) -> Option<crate::family::RowGame> {
+        // A domino on a 1xN strip covers two adjacent cells of a heap of N,
+        // leaving the cells on either side: 0, 1 or 2 strips, which is
+        // exactly a move of the octal game 0.07 (Dawson's Kayles).
+        (row == 1).then(|| crate::family::RowGame {
+            spec: "0.07".into(),
+            first_heap: 1,
+            why: "a 1xN board is 0.07 on a heap of N (a domino takes two adjacent cells, leaving 0, 1 or 2 strips)".into(),
+        })
+    }
+
     fn table_shapes(&self, size: (u32, u32)) -> Option<crate::search::family::Board<Shape>> {
         let (r, c) = size;
         Some(

@@ -147,6 +147,12 @@ pub trait Kind: Send + 'static {
     fn table_origin(&self) -> [u64; 2] {
         [0, 0]
     }
+    /// The heap game that row `row` of the table is, where a row is one
+    /// (see [`crate::family::Family::table_row_game`]).
+    fn table_row_game(&self, row: u64) -> Option<crate::family::RowGame> {
+        let _ = row;
+        None
+    }
 }
 
 /// An engine for one position of a search-solved game, as a distributed
@@ -410,6 +416,10 @@ impl<K: Kind> Family for SearchFamily<K> {
 
     fn table_origin(&self) -> [u64; 2] {
         self.kind.table_origin()
+    }
+
+    fn table_row_game(&self, row: u64) -> Option<crate::family::RowGame> {
+        self.kind.table_row_game(row)
     }
 
     fn table(&mut self) -> Result<Vec<Vec<Value>>> {
