@@ -145,3 +145,42 @@ fn misere_play_keeps_the_memory_budget_whatever_the_method() {
         );
     }
 }
+
+/// The peak memory of `grundy ARGS` in KiB (the child's maxrss), with its
+/// exit status.
+// The child is reaped by `wait4`, which also reads its resource usage.
+#[allow(clippy::zombie_processes)]
+fn peak_kib(args: &[&str]) -> (i32, i64) {
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32);
+    (libc::WEXITSTATUS(status), usage.ru_maxrss)
+}
+
+#[test]
+fn the_memory_budget_bounds_the_peak_not_only_the_end() {
+    // A memo table that doubles holds its old and new halves at once: the
+    // budget is kept by refusing before the doubling, and the peak, not
+    // only the memory held when the refusal comes, stays within it.
+    let (code, peak) = peak_kib(&[
+        "value",
+        "0.07",
+        "10000",
+        "--misere",
+        "--max-memory",
+        "500M",
+        "-q",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        peak <= 500 * 1024,
+        "peak {peak} KiB over the 500 MiB budget"
+    );
+}

@@ -482,7 +482,12 @@ impl HeapSearch {
                 return Err(e);
             }
         };
-        self.memo.insert(state.to_vec(), Some(result));
+        // Set in place: `insert` makes room for one more entry before it
+        // looks for the key, so on a full table it would double the table
+        // past the check above even though the key is already there.
+        if let Some(entry) = self.memo.get_mut(state) {
+            *entry = Some(result);
+        }
         Ok(result)
     }
 
@@ -787,6 +792,14 @@ impl Search {
             }
         }
         self.on_path.remove(state);
+        // The options searched above filled the table meanwhile: look
+        // again before the entry that could double it.
+        if crate::memory::growth_over_budget(self.memo.len(), self.memo.capacity(), entry) {
+            return Err(crate::memory::exceeded(
+                crate::sum::MISERE_WORK,
+                crate::sum::MISERE_ADVICE,
+            ));
+        }
         self.memo.insert(state.clone(), result);
         Ok(result)
     }
