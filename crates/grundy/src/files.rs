@@ -223,11 +223,7 @@ impl Output {
                 drop(file);
                 // The target may have changed while grundy worked: never
                 // rename over what has become a device or a directory.
-                match target(&self.shown, Allow::RegularOnly) {
-                    Ok(Target::Absent(_) | Target::Regular(_)) => {}
-                    Ok(Target::Stream(_)) => unreachable!("regular only"),
-                    Err(e) => return Err(e),
-                }
+                target(&self.shown, Allow::RegularOnly)?;
                 let partial = self.partial.take().expect("a regular target has one");
                 if let Err(e) = fs::rename(&partial, p) {
                     let _ = fs::remove_file(&partial);

@@ -89,15 +89,6 @@ where
         result.map_err(budget_in_memory)
     }
 
-    /// [`CallbackFamily::explore`], with a state budget run out named as
-    /// [`CallbackFamily::check`] names it.
-    fn explored(&mut self, root: &G::Position) -> Result<&LoopySpace<G::Position>> {
-        if let Err(e) = self.explore(root) {
-            return Err(budget_in_memory(e));
-        }
-        Ok(self.loopy.as_ref().expect("explored"))
-    }
-
     /// Explores every position reachable from `root` and labels the graph.
     fn explore(&mut self, root: &G::Position) -> Result<&LoopySpace<G::Position>> {
         let known = self
@@ -115,9 +106,7 @@ where
             let mut pace = crate::pace::Pace::start();
             while next < positions.len() {
                 if positions.len() > self.max_states {
-                    return Err(Error::Budget {
-                        limit: self.max_states,
-                    });
+                    return Err(crate::memory::positions_exhausted(self.max_states));
                 }
                 if next.is_multiple_of(4096) {
                     let stopped = self
@@ -207,7 +196,7 @@ where
         match self.check(r) {
             Err(Error::Cycle { .. }) => {
                 let root = self.game().canonical(self.inner.typed(position)?);
-                let space = self.explored(&root)?;
+                let space = self.explore(&root)?;
                 Ok(Self::label_value(
                     &space.labels[space.index[&root] as usize],
                 ))
@@ -221,7 +210,7 @@ where
         match self.check(r) {
             Err(Error::Cycle { .. }) => {
                 let root = self.game().canonical(self.inner.typed(position)?);
-                let space = self.explored(&root)?;
+                let space = self.explore(&root)?;
                 let v = space.index[&root];
                 let mut targets: Vec<u32> = space.graph.followers(v).to_vec();
                 targets.sort_unstable();
