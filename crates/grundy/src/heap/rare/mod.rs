@@ -570,6 +570,14 @@ impl Engine {
             return ControlFlow::Continue(());
         }
         self.values.reserve(n + 1 - self.values.len());
+        // Worked out once, not per heap; both are powers of two, so the
+        // test below is a mask.
+        let step = if self.rules.triples.is_empty() {
+            PROGRESS_STEP
+        } else {
+            TRIPLE_PROGRESS_STEP
+        };
+        let triples = !self.plain_only && !self.rules.triples.is_empty() && !self.rules.unequal;
         while self.values.len() <= n {
             let heap = self.values.len();
             if heap >= self.next_review && !self.plain_only {
@@ -653,7 +661,6 @@ impl Engine {
                     let (rules, work) = (&self.rules, &mut self.work);
                     // The plain engine keeps the definition's cubic loop:
                     // the reference the faster one is tested against.
-                    let triples = !self.plain_only && !rules.triples.is_empty() && !rules.unequal;
                     match (&self.values, triples) {
                         (Values::Narrow(t), true) => triple_value(rules, heap, t, work),
                         (Values::Wide(t), true) => triple_value(rules, heap, t, work),
@@ -663,12 +670,7 @@ impl Engine {
                 }
             };
             self.push_value(heap, value);
-            let step = if self.rules.triples.is_empty() {
-                PROGRESS_STEP
-            } else {
-                TRIPLE_PROGRESS_STEP
-            };
-            if (heap + 1).is_multiple_of(step) && progress(heap + 1).is_break() {
+            if (heap + 1) & (step - 1) == 0 && progress(heap + 1).is_break() {
                 return ControlFlow::Break(());
             }
         }

@@ -10,7 +10,8 @@
 //! heap while values stay small, O(n²) in all, against O(n³) for the
 //! definition. When values grow with n (`hex:0.F8`: about 2n/3) the sets
 //! widen with them, and the cost is O(n · V / 64) a heap for values below
-//! V (`hex:0.F8` to heap 4095: 1.1 s, against 25 s by the definition).
+//! V (`hex:0.F8` to heap 4095: 0.46 s, against 5.6 s by the definition, on
+//! one core of an AMD EPYC Zen 4, on every instruction path: this loop is scalar).
 
 use super::{TakeBreak, Work};
 
