@@ -1,7 +1,13 @@
 // The API client: every request of the page goes through `api()`, with the
 // user's files attached, and its answer is read without rounding the large
-// integers that JSON numbers can carry.
+// integers that JSON numbers can carry. The requests go to the server
+// (`grundy serve`) or, in the static site, to grundy's WebAssembly module in
+// a worker of the page (engine.js): transport.js says which.
 import { t } from './strings.js';
+import { transport } from './transport.js';
+
+/** The engine in the page, loaded when the page has no server. */
+const engine = transport === 'wasm' ? import('./engine.js') : null;
 
 const FILES_KEY = 'grundy.files';
 
@@ -71,18 +77,54 @@ export async function api(path, body, method) {
     options.headers['content-type'] = 'application/json';
     options.body = JSON.stringify(payload);
   }
+  if (engine) {
+    const answer = await (await engine).call(path, options.body, options.method);
+    return read(answer.status, answer.text);
+  }
   let response;
   try {
     response = await fetch(path, options);
   } catch {
     throw new ApiError(t('error.network'));
   }
+  return read(response.status, await response.text());
+}
+
+/** An answer's data, or the error it carries. */
+function read(status, text) {
   let data = null;
-  try { data = parseJson(await response.text()); } catch { /* not JSON */ }
-  if (!response.ok) {
-    throw new ApiError(data && data.error ? data.error : t('error.http', { status: response.status }));
+  try { data = parseJson(text); } catch { /* not JSON */ }
+  if (status < 200 || status > 299) {
+    throw new ApiError(data && data.error ? data.error : t('error.http', { status }));
   }
   return data;
+}
+
+/**
+ * The attributes of a link that downloads `path` (a job's values) as
+ * `name`: a plain link to the server, or one that asks the page's engine.
+ */
+export function downloadLink(path, name) {
+  if (!engine) return { href: path, download: name };
+  return {
+    href: '#',
+    onclick: async (event) => {
+      event.preventDefault();
+      const answer = await (await engine).call(path, undefined, 'GET');
+      if (answer.status !== 200) {
+        try { read(answer.status, answer.text); } catch (e) { alert(e.message); }
+        return;
+      }
+      const url = URL.createObjectURL(new Blob([answer.text], { type: 'text/plain' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = answer.name || name;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+    },
+  };
 }
 
 let gamesPromise = null;

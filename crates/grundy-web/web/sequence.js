@@ -1,7 +1,7 @@
 // Sequence: G(n) of a heap game over a range, drawn as per-column min-max
 // bars (so 10^7 heaps cost the page nothing), with the period marked, rare
 // values coloured, drag-to-zoom, and downloads. Every run is a server job.
-import { api, el, t, errorBox, field, setParams, language, patternPanel } from './ui.js';
+import { api, downloadLink, el, t, errorBox, field, setParams, language, patternPanel } from './ui.js';
 
 const POLL_MS = 250;
 const HEIGHT = 340;
@@ -269,8 +269,8 @@ export function render(root, params) {
     if (r.to - r.from + 1 <= DOWNLOADABLE) {
       const name = r.game.replace(/[^\w.-]+/g, '_');
       parts.push(el('p', { class: 'downloads' },
-        el('a', { class: 'button', testid: 'download-csv', href: `/api/jobs/${id}/values.csv`, download: `${name}-values.csv`, text: t('seq.csv') }), ' ',
-        el('a', { class: 'button', testid: 'download-bfile', href: `/api/jobs/${id}/b-file.txt`, download: `${name}-b-file.txt`, text: t('seq.bfile') })));
+        el('a', { class: 'button', testid: 'download-csv', ...downloadLink(`/api/jobs/${id}/values.csv`, `${name}-values.csv`), text: t('seq.csv') }), ' ',
+        el('a', { class: 'button', testid: 'download-bfile', ...downloadLink(`/api/jobs/${id}/b-file.txt`, `${name}-b-file.txt`), text: t('seq.bfile') })));
     }
     if (r.values && r.values.length <= 2000) {
       parts.push(el('details', {}, el('summary', { text: t('seq.valuesList') }),

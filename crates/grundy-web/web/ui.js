@@ -5,7 +5,7 @@ import { t, tOr } from './strings.js';
 import { api, games } from './api.js';
 
 export { t, tOr, language } from './strings.js';
-export { api, ApiError, games, loadFiles, saveFiles } from './api.js';
+export { api, ApiError, downloadLink, games, loadFiles, saveFiles } from './api.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 

@@ -29,6 +29,7 @@
 //! 0..max": for two proven codes that is identity for all heaps (the smallest
 //! preperiod and period and the values before them are then equal too).
 
+use crate::clock::Instant;
 use crate::error::{Error, Result};
 use crate::family::{HeapFamily, LongRun, Settings};
 use crate::games::octal::TakeBreakGame;
@@ -41,7 +42,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Instant;
 
 /// The most digits of an octal census (8^7 - 1 codes).
 pub const MAX_OCTAL_DIGITS: usize = 7;

@@ -490,6 +490,37 @@ pub struct HeapFamily<H: HeapGame> {
 /// block while the next is computed.
 const SEQUENCE_BLOCK: u64 = 1 << 16;
 
+/// A proof attempt made beside a tabulation: on a thread of its own where
+/// the platform has threads, otherwise (WebAssembly in a page) at once.
+enum Trial {
+    Running(std::thread::JoinHandle<crate::period::Attempt>),
+    Done(crate::period::Attempt),
+}
+
+impl Trial {
+    fn start(attempt: impl FnOnce() -> crate::period::Attempt + Send + 'static) -> Trial {
+        if crate::THREADS {
+            Trial::Running(std::thread::spawn(attempt))
+        } else {
+            Trial::Done(attempt())
+        }
+    }
+
+    fn is_finished(&self) -> bool {
+        match self {
+            Trial::Running(handle) => handle.is_finished(),
+            Trial::Done(_) => true,
+        }
+    }
+
+    fn join(self) -> crate::period::Attempt {
+        match self {
+            Trial::Running(handle) => handle.join().expect("a proof attempt does not panic"),
+            Trial::Done(attempt) => attempt,
+        }
+    }
+}
+
 impl<H: HeapGame> HeapFamily<H> {
     /// Wraps `game`, calling it `spec`.
     pub fn new(spec: impl Into<String>, game: H, settings: Settings) -> Self {
@@ -528,7 +559,7 @@ impl<H: HeapGame> HeapFamily<H> {
         stretch: u64,
         time: Option<std::time::Duration>,
     ) -> Result<crate::period::PeriodReport> {
-        let started = std::time::Instant::now();
+        let started = crate::clock::Instant::now();
         use crate::period::{attempt_from, observe_from, Attempt, PeriodReport, PeriodRule};
         let rule = self.game.period_rule();
         if let PeriodRule::Known(periodicity, source) = &rule {
@@ -654,7 +685,7 @@ impl<H: HeapGame> HeapFamily<H> {
                 }
             }
         }
-        let mut last_save = std::time::Instant::now();
+        let mut last_save = crate::clock::Instant::now();
         // Progress is reported against the whole run's last heap.
         let goal = self.goal.unwrap_or(m).max(m) as u64 + 1;
         loop {
@@ -677,7 +708,7 @@ impl<H: HeapGame> HeapFamily<H> {
                 if !done || last_save.elapsed() >= every || m >= self.table.len().saturating_sub(1)
                 {
                     crate::heap::checkpoint::save(path, &self.spec, &self.table.compact())?;
-                    last_save = std::time::Instant::now();
+                    last_save = crate::clock::Instant::now();
                 }
             }
             if done {
@@ -992,13 +1023,13 @@ impl<H: HeapGame> HeapFamily<H> {
         // The table length at which to try a proof next, and the one under way.
         let mut next_try =
             (!matches!(rule, PeriodRule::Unknown) && to >= 1 << 16).then_some(1usize << 16);
-        let mut trying: Option<(usize, std::thread::JoinHandle<Attempt>)> = None;
+        let mut trying: Option<(usize, Trial)> = None;
         let rule = std::sync::Arc::new(rule);
         let mut next = from;
         while next <= to {
             if trying.as_ref().is_some_and(|(_, t)| t.is_finished()) {
                 let (len, attempt) = trying.take().expect("just seen");
-                match attempt.join().expect("a proof attempt does not panic") {
+                match attempt.join() {
                     Attempt::Proven(found) => {
                         self.period = Some(found);
                         break;
@@ -1019,7 +1050,7 @@ impl<H: HeapGame> HeapFamily<H> {
             if trying.is_none() && next_try.is_some_and(|at| at <= len) {
                 let values = self.table.prefix(len);
                 let rule = rule.clone();
-                trying = Some((len, std::thread::spawn(move || attempt_on(&values, &rule))));
+                trying = Some((len, Trial::start(move || attempt_on(&values, &rule))));
                 next_try = None;
             }
             // The next block of the table, and whatever of it is asked for.

@@ -53,6 +53,12 @@ impl Target {
 /// but a regular file.
 pub fn target(path: &Path, allow: Allow) -> Result<Target> {
     let shown = path.display();
+    if crate::IN_BROWSER {
+        // WebAssembly in a page: no file system.
+        return Err(Error::Io(format!(
+            "cannot write {shown}: grundy in the browser has no files; the native grundy writes them"
+        )));
+    }
     let resolved = match fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Ok(Target::Absent(path.to_path_buf()))

@@ -16,6 +16,7 @@
 
 pub mod census;
 pub mod certificate;
+pub mod clock;
 pub mod columns;
 pub mod error;
 pub mod family;
@@ -43,3 +44,11 @@ pub mod sum;
 pub use error::{Error, Result};
 pub use nimber::Value;
 pub use position::Position;
+
+/// Whether this is grundy compiled to WebAssembly for a page
+/// (`wasm32-unknown-unknown`): no threads, no files, the page's clock.
+pub const IN_BROWSER: bool = cfg!(all(target_arch = "wasm32", target_os = "unknown"));
+
+/// Whether this platform runs threads. A WebAssembly module in a page has
+/// one thread: work that natively runs beside the main loop runs in it.
+pub const THREADS: bool = !IN_BROWSER;

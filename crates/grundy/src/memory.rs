@@ -31,12 +31,20 @@ pub fn budget() -> u64 {
 }
 
 /// The machine's memory in bytes (`MemTotal` of `/proc/meminfo`), where known.
+/// A WebAssembly module's machine is its address space: 4 GiB.
 pub fn machine() -> Option<u64> {
+    if crate::IN_BROWSER {
+        return Some(4 << 30);
+    }
     proc_kib("/proc/meminfo", "MemTotal:")
 }
 
 /// The memory this process holds now in bytes (its resident set), where known.
+/// A WebAssembly module holds its linear memory, which only grows.
 pub fn resident() -> Option<u64> {
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    return Some(core::arch::wasm32::memory_size(0) as u64 * 65_536);
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     proc_kib("/proc/self/status", "VmRSS:")
 }
 

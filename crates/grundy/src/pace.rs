@@ -7,14 +7,14 @@
 /// and misère search over whole sums.
 #[derive(Debug, Clone, Copy)]
 pub struct Pace {
-    start: std::time::Instant,
-    last: std::time::Instant,
+    start: crate::clock::Instant,
+    last: crate::clock::Instant,
 }
 
 impl Pace {
     /// A pace whose clock starts now.
     pub fn start() -> Self {
-        let now = std::time::Instant::now();
+        let now = crate::clock::Instant::now();
         Pace {
             start: now,
             last: now,
@@ -24,7 +24,7 @@ impl Pace {
     /// Whether to report now (and, if so, the next report is a second away).
     pub fn due(&mut self) -> bool {
         const SECOND: std::time::Duration = std::time::Duration::from_secs(1);
-        let now = std::time::Instant::now();
+        let now = crate::clock::Instant::now();
         let due = now - self.start >= SECOND && now - self.last >= SECOND;
         if due {
             self.last = now;

@@ -104,7 +104,7 @@ pub struct Solver<G: Game> {
 struct Checks {
     every: usize,
     left: usize,
-    last: std::time::Instant,
+    last: crate::clock::Instant,
 }
 
 impl Checks {
@@ -115,7 +115,7 @@ impl Checks {
         Checks {
             every: 1,
             left: 1,
-            last: std::time::Instant::now(),
+            last: crate::clock::Instant::now(),
         }
     }
 
@@ -125,7 +125,7 @@ impl Checks {
         if self.left > 0 {
             return false;
         }
-        let now = std::time::Instant::now();
+        let now = crate::clock::Instant::now();
         let took = now - self.last;
         self.last = now;
         if took > std::time::Duration::from_millis(100) {
@@ -447,7 +447,7 @@ mod tests {
         let first = std::rc::Rc::new(std::cell::Cell::new(None));
         let mut solver = Solver::new(SlowChain);
         solver.set_stop_flag(stop.clone());
-        let (seen, started) = (first.clone(), std::time::Instant::now());
+        let (seen, started) = (first.clone(), crate::clock::Instant::now());
         solver.set_progress(Box::new(move |n| {
             if seen.get().is_none() {
                 seen.set(Some((n, started.elapsed())));

@@ -209,8 +209,8 @@ pub struct DenseChomp {
     cursor: Vec<u32>,
     stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     progress: Option<Box<dyn FnMut(crate::search::Stats)>>,
-    started: std::time::Instant,
-    last_report: std::time::Instant,
+    started: crate::clock::Instant,
+    last_report: crate::clock::Instant,
 }
 
 impl DenseChomp {
@@ -236,7 +236,7 @@ impl DenseChomp {
                 })
             })
             .collect();
-        let now = std::time::Instant::now();
+        let now = crate::clock::Instant::now();
         Ok(DenseChomp {
             cols,
             terms,
@@ -337,7 +337,7 @@ impl DenseChomp {
             return Err(crate::search::Stop::Interrupted);
         }
         if self.last_report.elapsed() >= std::time::Duration::from_millis(500) {
-            self.last_report = std::time::Instant::now();
+            self.last_report = crate::clock::Instant::now();
             let stats = self.stats_now();
             if let Some(p) = self.progress.as_mut() {
                 p(stats);

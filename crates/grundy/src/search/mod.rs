@@ -44,12 +44,13 @@ pub mod table;
 
 pub use bits::Bits;
 
+use crate::clock::Instant;
 use parking_lot::lock_api::ArcRwLockReadGuard;
 use parking_lot::{RawRwLock, RwLock};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use table::{not_bit, Table, NOT_BITS};
 
 /// A game whose positions are sets of cells or vertices, solved by search.

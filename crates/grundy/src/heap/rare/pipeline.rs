@@ -4,7 +4,9 @@
 use super::search::{confirm, decide};
 use super::single::take_marks;
 use super::{without_equal, Bits, RareSplit, Scratch, Stats, BLOCK, MAX_RARE_BOUND};
-use crate::heap::simd::{self, Path};
+use crate::heap::simd;
+#[cfg(target_arch = "x86_64")]
+use crate::heap::simd::Path;
 
 /// [`pair_marks`] with `partners_below: Some(old.len())` for every heap of
 /// the block `first..first + marks.len()` at once: `marks[i]` gets the

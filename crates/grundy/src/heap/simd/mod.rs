@@ -252,7 +252,10 @@ pub fn mark_pairs(
     top: u32,
 ) {
     assert!(rare.len() == values.len() && (top as usize) < stamps.len());
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     let mut i = 0;
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = path;
     #[cfg(target_arch = "x86_64")]
     if path.avx512() && available() && m < i32::MAX as usize {
         // SAFETY: features detected; see `mark_pairs_avx512` for the bounds.
@@ -308,6 +311,8 @@ unsafe fn mark_pairs_avx512(
 /// ORs into `words` (bit `v` of word `v / 64`) the values whose stamp is `stamp`.
 pub fn fold_stamps(path: Path, stamps: &[u32], stamp: u32, words: &mut [u64]) {
     assert!(stamps.len() >= words.len() * 64);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = path;
     #[cfg(target_arch = "x86_64")]
     if path.avx512() && available() {
         // SAFETY: features detected; 64 stamps per word, checked above.

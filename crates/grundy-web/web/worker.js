@@ -1,0 +1,96 @@
+// grundy in a Web Worker: the WebAssembly module (grundy.wasm, beside this
+// file) answers the page's requests, one at a time, so that the page never
+// waits on a computation. A run is stopped by ending the worker.
+//
+// Messages in: { id, request }, where request is what grundy_call takes
+// (see crates/grundy-wasm). Messages out, for that id: { type: 'write',
+// stream, text } (the command line's output as it is written),
+// { type: 'progress', done, total }, and last { type: 'done', status, text }
+// or { type: 'failed', message }.
+
+let exports = null;
+let current = null;
+const decoders = { 1: new TextDecoder(), 2: new TextDecoder() };
+let lastProgress = 0;
+
+function bytes(ptr, len) {
+  return new Uint8Array(exports.memory.buffer, ptr, len);
+}
+
+const imports = {
+  env: {
+    grundy_now: () => performance.now(),
+    grundy_write: (stream, ptr, len) => {
+      const text = decoders[stream].decode(bytes(ptr, len), { stream: true });
+      if (text) postMessage({ id: current, type: 'write', stream, text });
+    },
+    grundy_progress: (done, total) => {
+      // At most twenty reports a second reach the page, and the last one.
+      const now = performance.now();
+      if (now - lastProgress < 50 && done < total) return;
+      lastProgress = now;
+      postMessage({ id: current, type: 'progress', done, total });
+    },
+  },
+};
+
+const ready = (async () => {
+  const url = new URL('grundy.wasm', self.location.href);
+  let instance;
+  if (WebAssembly.instantiateStreaming) {
+    try {
+      ({ instance } = await WebAssembly.instantiateStreaming(fetch(url), imports));
+    } catch {
+      instance = null;
+    }
+  }
+  if (!instance) {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`cannot load ${url}: HTTP ${response.status}`);
+    ({ instance } = await WebAssembly.instantiate(await response.arrayBuffer(), imports));
+  }
+  exports = instance.exports;
+})();
+
+const queue = [];
+let busy = false;
+
+self.onmessage = (event) => {
+  queue.push(event.data);
+  if (!busy) next();
+};
+
+async function next() {
+  busy = true;
+  while (queue.length) {
+    const { id, request } = queue.shift();
+    try {
+      await ready;
+    } catch (e) {
+      postMessage({ id, type: 'failed', message: `grundy's WebAssembly module did not load: ${e.message || e}` });
+      continue;
+    }
+    current = id;
+    lastProgress = 0;
+    const encoded = new TextEncoder().encode(JSON.stringify(request));
+    try {
+      const ptr = exports.grundy_alloc(encoded.length);
+      bytes(ptr, encoded.length).set(encoded);
+      const status = exports.grundy_call(ptr, encoded.length);
+      for (const stream of [1, 2]) {
+        const rest = decoders[stream].decode();
+        if (rest) postMessage({ id, type: 'write', stream, text: rest });
+      }
+      const text = new TextDecoder().decode(bytes(exports.grundy_answer_ptr(), exports.grundy_answer_len()));
+      postMessage({ id, type: 'done', status, text });
+    } catch (e) {
+      // A trap (a bug, or memory the tab cannot give): the module's state is
+      // lost, so this worker answers no more; the page starts another.
+      const memory = e instanceof RangeError || /memory/i.test(String(e.message));
+      postMessage({ id, type: 'failed', fatal: true, memory, message: String(e.message || e) });
+      close();
+      return;
+    }
+  }
+  busy = false;
+}
