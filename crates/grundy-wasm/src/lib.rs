@@ -1,0 +1,265 @@
+//! grundy in the browser: the web API's answers ([`grundy_web::answer`])
+//! and the command line ([`grundy_cli::run`]), compiled to WebAssembly for
+//! the page's worker (`web/worker.js`).
+//!
+//! The interface is plain functions over the module's memory, with no
+//! generated JavaScript glue. The worker writes a request (JSON) into a
+//! buffer from [`grundy_alloc`], calls [`grundy_call`], and reads the
+//! answer from [`grundy_answer_ptr`] and [`grundy_answer_len`]. A request
+//! is one of:
+//!
+//! - `{"op": "api", "endpoint": "value", "body": {...}}`: what
+//!   `POST /api/value` answers on the server;
+//! - `{"op": "job", "id": "1", "body": {...}}`: a long sequence, as
+//!   `POST /api/jobs` runs one, answered when it is done;
+//! - `{"op": "download", "id": "1", "kind": "csv"}`: a finished job's
+//!   values (`csv` or `b-file`);
+//! - `{"op": "cli", "args": ["value", "nim", "3"], "stdin": "", "files":
+//!   {}}`: the command line, reading the files given for the disk.
+//!
+//! API answers are the status on the first line and the JSON body after it,
+//! so that the page reads large integers exactly as it reads the server's.
+//! The command line's answer is its exit status; its output goes out while
+//! it runs, through the imported `env.grundy_write(stream, ptr, len)`.
+//! Progress goes through `env.grundy_progress(done, total)`, and the clock
+//! is `env.grundy_now()` (see [`grundy::clock`]). A run is stopped by
+//! ending the worker: a page has nothing else that could interrupt it.
+
+use grundy_web::answer::{answer, Context};
+use grundy_web::series::{self, Download, JobRequest};
+use grundy_web::{ApiError, Budget, Limits};
+use serde::Deserialize;
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+mod host;
+
+/// The page's budgets: one user, who can stop any run, so no time limit and
+/// no queue; the memory of a tab.
+fn limits() -> Limits {
+    Limits {
+        place: "page",
+        max_states: 5_000_000,
+        tt_bytes: 64 << 20,
+        seconds: 0,
+        max_heaps: 100_000_001,
+        job_seconds: 0,
+        heavy: 1,
+        max_body: usize::MAX,
+    }
+}
+
+/// The memory a page's computation may hold before it stops with an error
+/// that names the figure (the native `--max-memory`).
+pub const MEMORY_BUDGET: u64 = 2 << 30;
+
+#[derive(Deserialize)]
+#[serde(tag = "op", rename_all = "lowercase", deny_unknown_fields)]
+enum Request {
+    Api {
+        endpoint: String,
+        #[serde(default)]
+        body: serde_json::Value,
+    },
+    Job {
+        id: String,
+        body: serde_json::Value,
+    },
+    Download {
+        id: String,
+        kind: String,
+    },
+    Cli {
+        args: Vec<String>,
+        #[serde(default)]
+        stdin: String,
+        /// Files the command reads (`script:examples/take.rhai`), by the
+        /// names it gives them.
+        #[serde(default)]
+        files: std::collections::BTreeMap<String, String>,
+    },
+}
+
+/// A finished job's values, kept for download.
+struct Kept {
+    id: String,
+    game: String,
+    from: u64,
+    to: u64,
+    values: Option<Vec<u64>>,
+}
+
+/// Finished jobs kept for download; older ones are forgotten (each may hold
+/// up to 20 million values).
+const KEPT: usize = 2;
+
+thread_local! {
+    static ANSWER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static JOBS: RefCell<VecDeque<Kept>> = const { RefCell::new(VecDeque::new()) };
+}
+
+/// A buffer of `len` bytes for the worker to write a request into.
+#[no_mangle]
+pub extern "C" fn grundy_alloc(len: usize) -> *mut u8 {
+    let mut buffer = vec![0u8; len].into_boxed_slice();
+    let ptr = buffer.as_mut_ptr();
+    std::mem::forget(buffer);
+    ptr
+}
+
+/// Gives back a buffer from [`grundy_alloc`].
+///
+/// # Safety
+/// `ptr` and `len` must be what [`grundy_alloc`] gave and took.
+#[no_mangle]
+pub unsafe extern "C" fn grundy_free(ptr: *mut u8, len: usize) {
+    drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len)));
+}
+
+/// Answers the request in `ptr[..len]` (a buffer from [`grundy_alloc`],
+/// freed here); returns the command line's exit status, or the HTTP status
+/// of an API answer. The answer's text is at [`grundy_answer_ptr`].
+///
+/// # Safety
+/// `ptr` and `len` must be what [`grundy_alloc`] gave and took.
+#[no_mangle]
+pub unsafe extern "C" fn grundy_call(ptr: *mut u8, len: usize) -> u32 {
+    host::install_panic_hook();
+    grundy::memory::set_budget(MEMORY_BUDGET);
+    let request = Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len));
+    let (status, text) = call(&request);
+    ANSWER.with(|a| *a.borrow_mut() = text.into_bytes());
+    status
+}
+
+/// Where the last answer's text starts.
+#[no_mangle]
+pub extern "C" fn grundy_answer_ptr() -> *const u8 {
+    ANSWER.with(|a| a.borrow().as_ptr())
+}
+
+/// The length of the last answer's text.
+#[no_mangle]
+pub extern "C" fn grundy_answer_len() -> usize {
+    ANSWER.with(|a| a.borrow().len())
+}
+
+/// Answers one request: its status and its text.
+pub fn call(request: &[u8]) -> (u32, String) {
+    let request: Request = match serde_json::from_slice(request) {
+        Ok(r) => r,
+        Err(e) => return refusal(ApiError::bad(format!("not a request of the page: {e}"))),
+    };
+    let limits = limits();
+    match request {
+        Request::Api { endpoint, body } => {
+            let body = serde_json::to_vec(&body).unwrap_or_default();
+            let budget = Budget::default();
+            let cx = Context {
+                limits: &limits,
+                budget: &budget,
+            };
+            match answer(&endpoint, &body, &cx) {
+                Ok(json) => (200, json.to_string()),
+                Err(e) => refusal(e),
+            }
+        }
+        Request::Job { id, body } => job(id, body, &limits),
+        Request::Download { id, kind } => download(&id, &kind),
+        Request::Cli { args, stdin, files } => {
+            grundy::spec::set_page_files(files);
+            let mut argv = vec!["grundy".to_string()];
+            argv.extend(args);
+            let status = host::run_cli(argv, stdin);
+            (u32::from(status), String::new())
+        }
+    }
+}
+
+fn refusal(e: ApiError) -> (u32, String) {
+    (u32::from(e.status), e.to_json().to_string())
+}
+
+/// A long sequence, with progress as it goes; its values are kept for
+/// download.
+fn job(id: String, body: serde_json::Value, limits: &Limits) -> (u32, String) {
+    let body = serde_json::to_vec(&body).unwrap_or_default();
+    let request = match JobRequest::read(&body, limits) {
+        Ok(r) => r,
+        Err(e) => return refusal(e),
+    };
+    let total = request.to - request.from + 1;
+    // The page learns that the run has begun (the request was sound).
+    host::progress(0, total);
+    let done = Arc::new(move |n: u64| host::progress(n, total));
+    let stop = Arc::new(AtomicBool::new(false));
+    match series::compute(&request, limits, stop, done) {
+        Ok((summary, values)) => {
+            JOBS.with(|jobs| {
+                let mut jobs = jobs.borrow_mut();
+                jobs.push_back(Kept {
+                    id,
+                    game: request.game.clone(),
+                    from: request.from,
+                    to: request.to,
+                    values,
+                });
+                while jobs.len() > KEPT {
+                    jobs.pop_front();
+                }
+            });
+            (200, summary.to_string())
+        }
+        Err(e) => refusal(e.told(limits)),
+    }
+}
+
+/// A finished job's values as text: the status line's place holds the file
+/// name the page saves it under.
+fn download(id: &str, kind: &str) -> (u32, String) {
+    let kind = match kind {
+        "csv" => Download::Csv,
+        "b-file" => Download::BFile,
+        other => {
+            return refusal(ApiError::bad(format!(
+                "unknown download {other:?}: csv or b-file"
+            )))
+        }
+    };
+    JOBS.with(|jobs| {
+        let jobs = jobs.borrow();
+        let Some(job) = jobs.iter().find(|j| j.id == id) else {
+            return refusal(ApiError::new(
+                404,
+                format!("no job {id} (finished jobs are forgotten after {KEPT} newer ones)"),
+            ));
+        };
+        let Some(values) = &job.values else {
+            return refusal(ApiError::bad(format!(
+                "runs of more than {} heaps are not kept for download: use `grundy seq {} --from {} --to {} --out values.txt`",
+                series::DOWNLOADABLE, job.game, job.from, job.to
+            )));
+        };
+        let mut text = kind.file_name(&job.game, job.from, job.to);
+        text.push('\n');
+        text.push_str(&kind.text(job.from, values, 0, values.len()));
+        (200, text)
+    })
+}
+
+/// Standard output and error of the command line in a page.
+pub(crate) struct Stream(pub u32);
+
+impl Write for Stream {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        host::write(self.0, bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

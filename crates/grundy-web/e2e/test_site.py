@@ -1,0 +1,145 @@
+"""The static site (`bash site/build.sh`, served by python3 -m http.server,
+no grundy process): the guide's examples run in the page through their Run
+buttons and print exactly what the native binary prints; the playground
+answers a sum of boards; a long run shows progress and stops. The other
+files of this folder run each playground test on the site too."""
+import json
+import os
+import pathlib
+import re
+import shlex
+import subprocess
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import ROOT
+
+BINARY = os.environ.get("GRUNDY_BIN", str(ROOT / "target" / "release" / "grundy"))
+DOCS = ROOT / "docs" / "src"
+# Commands that write files, read the clock or serve cannot run in a page the same way.
+ELSEWHERE = re.compile(r"--(out|plot|certificate|checkpoint)\b|\bserve\b|\bcensus\b|\btime\b|--verify")
+
+
+def native(args):
+    """What the native binary prints (stdout, then stderr, as the page shows
+    them), with `? N` after it when the status is not 0, as the page adds."""
+    done = subprocess.run([BINARY, *args], capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                          cwd=ROOT, timeout=120)
+    text = done.stdout + done.stderr
+    if done.returncode != 0:
+        text += f"? {done.returncode}\n"
+    return text
+
+
+def guide_examples():
+    """(page, command) of the tutorial's console examples that a page can run."""
+    found = []
+    for md in sorted((DOCS / "tutorial").glob("*.md")):
+        block = False
+        for line in md.read_text().splitlines():
+            if line.startswith("```"):
+                block = line.strip() == "```console" if not block else False
+                continue
+            if block and line.startswith("$ grundy ") and not ELSEWHERE.search(line):
+                found.append((md.relative_to(DOCS).with_suffix(".html").as_posix(), line[2:]))
+    return found
+
+
+def run_in_page(pg, command):
+    """Clicks the Run button of `command` on the open page; what it printed."""
+    box = pg.locator(".grundy-run").filter(has=pg.locator(f"input[value={json.dumps(command)}]")).first
+    box.scroll_into_view_if_needed()
+    box.get_by_role("button", name="Run").click()
+    expect(box).not_to_have_attribute("data-state", "running", timeout=60_000)
+    expect(box).to_have_attribute("data-state", re.compile(r"^\d+$"))
+    return box.locator(".grundy-run-output").text_content()
+
+
+@pytest.fixture
+def guide(browser, static_site):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    pg = context.new_page()
+    pg.set_default_timeout(20000)
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.base = static_site
+    yield pg
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def test_guide_examples_print_what_the_binary_prints(guide, shot):
+    examples = guide_examples()
+    assert len(examples) >= 20, examples
+    checked = 0
+    opened = None
+    for page_name, command in examples[:40]:
+        if page_name != opened:
+            guide.goto(guide.base + page_name)
+            opened = page_name
+        expect(guide.locator(".grundy-run").first).to_be_visible()
+        printed = run_in_page(guide, command)
+        assert printed == native(shlex.split(command)[1:]), f"{page_name}: {command}"
+        checked += 1
+    assert checked >= 20
+    shot(guide, "site-guide-example")
+
+
+def test_an_edited_example_and_bad_input(guide, shot):
+    guide.goto(guide.base + "tutorial/nim.html")
+    box = guide.locator(".grundy-run").first
+    box.locator("input").fill("grundy value nim 3 x")
+    box.get_by_role("button", name="Run").click()
+    expect(box).to_have_attribute("data-state", "2", timeout=30_000)
+    printed = box.locator(".grundy-run-output").text_content()
+    assert printed == native(["value", "nim", "3", "x"])
+    assert printed.endswith("? 2\n")
+    shot(guide, "site-bad-input")
+
+
+def test_a_script_example_reads_its_file(guide):
+    guide.goto(guide.base + "tutorial/nim.html")
+    box = guide.locator(".grundy-run").first
+    command = "grundy seq script:examples/kayles.rhai --to 20"
+    box.locator("input").fill(command)
+    box.get_by_role("button", name="Run").click()
+    expect(box).to_have_attribute("data-state", "0", timeout=30_000)
+    assert box.locator(".grundy-run-output").text_content() == native(shlex.split(command)[1:])
+
+
+def test_a_long_run_shows_progress_and_stops(guide, shot):
+    guide.goto(guide.base + "tutorial/nim.html")
+    box = guide.locator(".grundy-run").first
+    box.locator("input").fill("grundy seq 0.6 --to 100000000 --json")
+    box.get_by_role("button", name="Run").click()
+    expect(box.locator("progress")).to_be_visible(timeout=30_000)
+    shot(guide, "site-progress")
+    box.get_by_role("button", name="Stop").click()
+    expect(box).to_have_attribute("data-state", "130", timeout=10_000)
+    expect(box.locator(".grundy-run-output")).to_contain_text("(stopped)")
+    # The page's engine starts afresh for the next command.
+    box.locator("input").fill("grundy value nim 1 2")
+    box.get_by_role("button", name="Run").click()
+    expect(box).to_have_attribute("data-state", "0", timeout=30_000)
+    assert box.locator(".grundy-run-output").text_content() == native(["value", "nim", "1", "2"])
+
+
+def test_the_playground_answers_boards_with_no_server(browser, static_site, shot):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    pg = context.new_page()
+    pg.goto(static_site + "playground/#/analyse?sum=cram%204x5%20%2B%20chomp%205x5%20%2B%20nim%203")
+    expect(pg.get_by_test_id("winner")).to_be_visible(timeout=60_000)
+    answer = json.loads(subprocess.run([BINARY, "value", "cram", "4x5", "+", "chomp", "5x5", "+", "nim", "3",
+                                        "--json"], capture_output=True, text=True, check=True).stdout)
+    expect(pg.get_by_test_id("component-value")).to_contain_text([str(c["grundy"]) for c in answer["components"]])
+    expect(pg.get_by_test_id("winner")).to_contain_text(re.compile(answer["winner"], re.I))
+    moves = pg.get_by_test_id("winning-move")
+    expect(moves).to_have_count(len(answer["winning_moves"]))
+    shot(pg, "site-boards-sum")
+    context.close()
+
+
+def test_the_guide_links_to_the_playground(guide):
+    guide.goto(guide.base)
+    expect(guide.locator("a[href$='playground/']").first).to_be_attached()

@@ -1,0 +1,177 @@
+// The guide's examples, run where they are read: every `$ grundy ...` line
+// of a console block gets an editable copy and a Run button. The command
+// runs in this page, in grundy compiled to WebAssembly (the playground's
+// engine.js), and prints what the native binary prints: the command line's
+// own text, not a copy of it in JavaScript.
+
+// This file is at the site's root, beside the playground and examples/.
+const here = import.meta.url;
+const enginePromise = () => import(new URL('playground/engine.js', here).href);
+
+/** Splits a command line into words as a POSIX shell does (quotes, backslashes). */
+export function words(line) {
+  const out = [];
+  let word = null;
+  let i = 0;
+  while (i < line.length) {
+    const c = line[i];
+    if (c === ' ' || c === '\t') {
+      if (word !== null) out.push(word);
+      word = null;
+      i++;
+    } else if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end < 0) throw new Error('unbalanced quote');
+      word = (word ?? '') + line.slice(i + 1, end);
+      i = end + 1;
+    } else if (c === '"') {
+      let j = i + 1;
+      let text = '';
+      while (j < line.length && line[j] !== '"') {
+        if (line[j] === '\\' && j + 1 < line.length && '"\\$`'.includes(line[j + 1])) j++;
+        text += line[j];
+        j++;
+      }
+      if (j >= line.length) throw new Error('unbalanced quote');
+      word = (word ?? '') + text;
+      i = j + 1;
+    } else if (c === '\\' && i + 1 < line.length) {
+      word = (word ?? '') + line[i + 1];
+      i += 2;
+    } else {
+      word = (word ?? '') + c;
+      i++;
+    }
+  }
+  if (word !== null) out.push(word);
+  return out;
+}
+
+/** The arguments after `grundy` (settings such as `GRUNDY_SIMD=avx2` before it are dropped). */
+function argsOf(line) {
+  const all = words(line.replace(/^\$\s*/, ''));
+  const at = all.indexOf('grundy');
+  if (at < 0 || !all.slice(0, at).every((w) => /^[A-Z_]+=/.test(w))) return null;
+  return all.slice(at + 1);
+}
+
+/** The text of files the command names (`script:examples/x.rhai`), fetched from the site. */
+async function filesOf(args) {
+  const files = {};
+  for (const arg of args) {
+    for (const name of arg.split(/[\s+]/)) {
+      const m = name.match(/^(?:script|dag):(.+)$/) || name.match(/^([\w./-]+\.(?:rhai|dag|txt))$/);
+      if (!m || m[1].includes('..')) continue;
+      try {
+        const response = await fetch(new URL(m[1], here));
+        if (response.ok) files[m[1]] = await response.text();
+      } catch { /* the command says what is missing */ }
+    }
+  }
+  return files;
+}
+
+let running = null;
+
+function panel(command) {
+  const box = document.createElement('div');
+  box.className = 'grundy-run';
+  const form = document.createElement('form');
+  const prompt = document.createElement('span');
+  prompt.className = 'grundy-run-prompt';
+  prompt.textContent = '$';
+  const input = document.createElement('input');
+  input.type = 'text';
+  input.value = command;
+  input.spellcheck = false;
+  input.setAttribute('aria-label', 'command');
+  const run = document.createElement('button');
+  run.type = 'submit';
+  run.textContent = 'Run';
+  run.className = 'grundy-run-button';
+  const stopButton = document.createElement('button');
+  stopButton.type = 'button';
+  stopButton.textContent = 'Stop';
+  stopButton.hidden = true;
+  const progress = document.createElement('progress');
+  progress.hidden = true;
+  const output = document.createElement('pre');
+  output.className = 'grundy-run-output';
+  output.hidden = true;
+  form.append(prompt, input, run, stopButton, progress);
+  box.append(form, output);
+
+  stopButton.onclick = async () => {
+    (await enginePromise()).stop('cli');
+  };
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    if (running) return;
+    output.hidden = false;
+    output.textContent = '';
+    output.classList.remove('failed');
+    let args;
+    try {
+      args = argsOf(input.value.trim());
+    } catch (e) {
+      output.textContent = `cannot read the command: ${e.message}\n`;
+      output.classList.add('failed');
+      return;
+    }
+    if (!args) {
+      output.textContent = 'the page runs grundy commands only: `grundy ...`\n';
+      output.classList.add('failed');
+      return;
+    }
+    running = box;
+    run.disabled = true;
+    stopButton.hidden = false;
+    box.dataset.state = 'running';
+    let status;
+    try {
+      const engine = await enginePromise();
+      status = await engine.runCli(args, {
+        files: await filesOf(args),
+        onWrite: (_, text) => { output.textContent += text; },
+        onProgress: (done, total) => {
+          progress.hidden = false;
+          if (total > 0) {
+            progress.max = total;
+            progress.value = done;
+            progress.title = `${done.toLocaleString('en')} of ${total.toLocaleString('en')}`;
+          } else {
+            progress.removeAttribute('value');
+            progress.title = `${done.toLocaleString('en')} positions searched`;
+          }
+        },
+      });
+    } catch (e) {
+      output.textContent += `grundy could not run in this page: ${e.message || e}\n`;
+      status = 2;
+    }
+    if (status === 130) output.textContent += '(stopped)\n';
+    else if (status !== 0) output.textContent += `? ${status}\n`;
+    output.classList.toggle('failed', status !== 0);
+    progress.hidden = true;
+    stopButton.hidden = true;
+    run.disabled = false;
+    box.dataset.state = String(status);
+    running = null;
+  };
+  return box;
+}
+
+function decorate() {
+  for (const code of document.querySelectorAll('pre > code.language-console')) {
+    const pre = code.parentElement;
+    const commands = code.textContent.split('\n').filter((l) => /^\$ (?:[A-Z_]+=\S*\s+)*grundy(?:\s|$)/.test(l));
+    if (!commands.length) continue;
+    const runs = document.createElement('div');
+    runs.className = 'grundy-runs';
+    for (const line of commands) runs.append(panel(line.replace(/^\$\s*/, '')));
+    pre.after(runs);
+  }
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', decorate);
+else decorate();
