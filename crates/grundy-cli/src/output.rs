@@ -6,24 +6,24 @@ use grundy::{spec, Error, Value};
 use serde_json::Value as Json;
 use std::io::{self, Write};
 
-/// Prints an error on stderr: one line, and a caret line under the offending
-/// character when the error knows where it is.
-pub fn report_error(error: &Error) {
+/// Writes an error to `err` (stderr): one line, and a caret line under the
+/// offending character when the error knows where it is. A failure to write
+/// it is ignored: there is nowhere left to say so.
+pub fn report_error(err: &mut dyn Write, error: &Error) {
     let line = format!("error: {error}");
-    match error {
+    let _ = match error {
         Error::Syntax {
             input,
             column: Some(column),
             ..
         } if !input.is_empty() => {
             let head = format!("{line}: ");
-            eprintln!("{head}{input}");
             let pad = head.chars().count() + column;
-            eprintln!("{}^", " ".repeat(pad));
+            writeln!(err, "{head}{input}").and_then(|()| writeln!(err, "{}^", " ".repeat(pad)))
         }
-        Error::Syntax { input, .. } if !input.is_empty() => eprintln!("{line}: {input}"),
-        _ => eprintln!("{line}"),
-    }
+        Error::Syntax { input, .. } if !input.is_empty() => writeln!(err, "{line}: {input}"),
+        _ => writeln!(err, "{line}"),
+    };
 }
 
 fn outcome(analysis: &Analysis) -> &'static str {
