@@ -17,8 +17,7 @@ function bytes(ptr, len) {
   return new Uint8Array(exports.memory.buffer, ptr, len);
 }
 
-const imports = {
-  env: {
+const env = {
     grundy_now: () => performance.now(),
     grundy_write: (stream, ptr, len) => {
       const text = decoders[stream].decode(bytes(ptr, len), { stream: true });
@@ -31,8 +30,16 @@ const imports = {
       lastProgress = now;
       postMessage({ id: current, type: 'progress', done, total });
     },
-  },
 };
+
+// Libraries inside the module name browser functions (drawing, clocks) that
+// grundy never calls in a page; each is given a function that says so if it
+// ever is.
+const imports = new Proxy({ env }, {
+  get: (known, module) => known[module] || new Proxy({}, {
+    get: (_, name) => () => { throw new Error(`grundy's module called ${String(module)}.${String(name)}, which a page does not give it`); },
+  }),
+});
 
 const ready = (async () => {
   const url = new URL('grundy.wasm', self.location.href);
