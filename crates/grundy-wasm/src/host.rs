@@ -51,7 +51,7 @@ thread_local! {
 
 /// What the command line wrote since the last call: (stdout, stderr). Native
 /// builds only, for tests.
-#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+#[cfg(all(test, not(all(target_arch = "wasm32", target_os = "unknown"))))]
 pub fn take_output() -> (String, String) {
     CAPTURED.with(|c| {
         let mut c = c.borrow_mut();

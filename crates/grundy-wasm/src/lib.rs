@@ -263,3 +263,116 @@ impl Write for Stream {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ask(request: serde_json::Value) -> (u32, String) {
+        call(request.to_string().as_bytes())
+    }
+
+    #[test]
+    fn an_api_request_is_answered_as_the_server_answers_it() {
+        let (status, text) = ask(serde_json::json!({
+            "op": "api", "endpoint": "value", "body": {"sum": "nim 3 4 5"}
+        }));
+        assert_eq!(status, 200);
+        let answer: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(answer["nim_sum"], 2);
+        assert_eq!(answer["winning_moves"][0]["to"][0], "1");
+    }
+
+    #[test]
+    fn bad_requests_get_the_apis_status_and_message() {
+        let (status, text) = ask(serde_json::json!({
+            "op": "api", "endpoint": "value", "body": {"sum": "nim x"}
+        }));
+        assert_eq!(status, 400);
+        assert!(
+            text.contains("a heap size is a non-negative integer"),
+            "{text}"
+        );
+        let (status, _) = ask(serde_json::json!({"op": "api", "endpoint": "nope", "body": {}}));
+        assert_eq!(status, 404);
+        let (status, text) = call(b"not json");
+        assert_eq!(status, 400);
+        assert!(text.contains("not a request of the page"), "{text}");
+        // Budgets are named as the page's.
+        let (status, text) = ask(serde_json::json!({
+            "op": "api", "endpoint": "quotient", "body": {"game": "kayles", "max_heap": 65}
+        }));
+        assert_eq!(status, 400);
+        assert!(text.contains("beyond the page's quotients"), "{text}");
+    }
+
+    #[test]
+    fn the_command_line_prints_what_the_binary_prints() {
+        let (status, _) =
+            ask(serde_json::json!({"op": "cli", "args": ["value", "nim", "3", "4", "5"]}));
+        assert_eq!(status, 0);
+        let (out, err) = host::take_output();
+        assert_eq!(
+            out,
+            "[1] nim 3  grundy 3\n[2] nim 4  grundy 4\n[3] nim 5  grundy 5\nnim-sum 2: first player wins\n1 winning move:\n  [1] nim: 3 -> 1\n"
+        );
+        assert_eq!(err, "");
+        let (status, _) = ask(serde_json::json!({"op": "cli", "args": ["value", "nim", "x"]}));
+        assert_eq!(status, 2);
+        let (out, err) = host::take_output();
+        assert_eq!(out, "");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+
+    #[test]
+    fn a_command_reads_the_files_the_page_gives() {
+        let script = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/kayles.rhai"),
+        )
+        .unwrap();
+        let (status, _) = ask(serde_json::json!({
+            "op": "cli",
+            "args": ["seq", "script:game.rhai", "--to", "5"],
+            "files": {"game.rhai": script},
+        }));
+        // Natively the disk is read: the file given stands for it only in a page.
+        let (out, err) = host::take_output();
+        if grundy::IN_BROWSER {
+            assert_eq!(status, 0, "{err}");
+            assert!(out.contains("0: 0 1 2 3 1 4"), "{out}");
+        } else {
+            assert_eq!(status, 2);
+            assert!(err.contains("game.rhai"), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_long_sequence_is_summarised_and_its_values_downloaded() {
+        let (status, text) = ask(serde_json::json!({
+            "op": "job", "id": "7", "body": {"kind": "seq", "game": "0.07", "from": 0, "to": 99, "columns": 10}
+        }));
+        assert_eq!(status, 200, "{text}");
+        let summary: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(summary["values"].as_array().unwrap().len(), 100);
+        assert_eq!(summary["game"], "0.07");
+        assert_eq!(summary["columns"].as_array().unwrap().len(), 10);
+        let (status, text) = ask(serde_json::json!({"op": "download", "id": "7", "kind": "csv"}));
+        assert_eq!(status, 200);
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some("0.07-0-99.csv"));
+        assert_eq!(lines.next(), Some("n,grundy"));
+        assert_eq!(lines.next(), Some("0,0"));
+        assert_eq!(text.lines().count(), 102);
+        let (status, text) =
+            ask(serde_json::json!({"op": "download", "id": "7", "kind": "b-file"}));
+        assert_eq!(status, 200);
+        assert_eq!(text.lines().nth(3), Some("2 1"));
+        let (status, _) = ask(serde_json::json!({"op": "download", "id": "8", "kind": "csv"}));
+        assert_eq!(status, 404);
+        let (status, text) = ask(serde_json::json!({
+            "op": "job", "id": "9", "body": {"kind": "seq", "game": "0.07", "from": 5, "to": 1}
+        }));
+        assert_eq!(status, 400);
+        assert!(text.contains("nothing to list"), "{text}");
+    }
+}
