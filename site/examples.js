@@ -83,6 +83,7 @@ function panel(command) {
   const input = document.createElement('input');
   input.type = 'text';
   input.value = command;
+  input.setAttribute('value', command);
   input.spellcheck = false;
   input.setAttribute('aria-label', 'command');
   const run = document.createElement('button');
