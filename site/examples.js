@@ -73,7 +73,13 @@ async function filesOf(args) {
 
 let running = null;
 
-function panel(command) {
+// The Chinese chapters get Chinese buttons.
+const zh = /\/zh\//.test(location.pathname);
+const words_ = zh
+  ? { run: '运行', stop: '停止', typed: '你输入的内容（每行一步）：', stopped: '（已停止）', only: '此页面只运行 grundy 命令：`grundy ...`' }
+  : { run: 'Run', stop: 'Stop', typed: 'what you type (a line at a time):', stopped: '(stopped)', only: 'the page runs grundy commands only: `grundy ...`' };
+
+function panel(command, stdin) {
   const box = document.createElement('div');
   box.className = 'grundy-run';
   const form = document.createElement('form');
@@ -88,11 +94,11 @@ function panel(command) {
   input.setAttribute('aria-label', 'command');
   const run = document.createElement('button');
   run.type = 'submit';
-  run.textContent = 'Run';
+  run.textContent = words_.run;
   run.className = 'grundy-run-button';
   const stopButton = document.createElement('button');
   stopButton.type = 'button';
-  stopButton.textContent = 'Stop';
+  stopButton.textContent = words_.stop;
   stopButton.hidden = true;
   const progress = document.createElement('progress');
   progress.hidden = true;
@@ -100,7 +106,21 @@ function panel(command) {
   output.className = 'grundy-run-output';
   output.hidden = true;
   form.append(prompt, input, run, stopButton, progress);
-  box.append(form, output);
+  box.append(form);
+  // A game played at the prompt: what the player types, one line a move.
+  let typed = null;
+  if (stdin !== undefined) {
+    typed = document.createElement('textarea');
+    typed.value = stdin;
+    typed.rows = Math.min(6, Math.max(2, stdin.split('\n').length));
+    typed.spellcheck = false;
+    typed.setAttribute('aria-label', 'what you type, a line at a time');
+    const label = document.createElement('label');
+    label.className = 'grundy-run-stdin';
+    label.append(words_.typed, typed);
+    box.append(label);
+  }
+  box.append(output);
 
   stopButton.onclick = async () => {
     (await enginePromise()).stop('cli');
@@ -120,7 +140,7 @@ function panel(command) {
       return;
     }
     if (!args) {
-      output.textContent = 'the page runs grundy commands only: `grundy ...`\n';
+      output.textContent = `${words_.only}\n`;
       output.classList.add('failed');
       return;
     }
@@ -132,6 +152,7 @@ function panel(command) {
     try {
       const engine = await enginePromise();
       status = await engine.runCli(args, {
+        stdin: typed ? typed.value.replace(/\n*$/, '\n') : '',
         files: await filesOf(args),
         onWrite: (_, text) => { output.textContent += text; },
         onProgress: (done, total) => {
@@ -150,7 +171,7 @@ function panel(command) {
       output.textContent += `grundy could not run in this page: ${e.message || e}\n`;
       status = 2;
     }
-    if (status === 130) output.textContent += '(stopped)\n';
+    if (status === 130) output.textContent += `${words_.stopped}\n`;
     else if (status !== 0) output.textContent += `? ${status}\n`;
     output.classList.toggle('failed', status !== 0);
     progress.hidden = true;
@@ -171,6 +192,17 @@ function decorate() {
     runs.className = 'grundy-runs';
     for (const line of commands) runs.append(panel(line.replace(/^\$\s*/, '')));
     pre.after(runs);
+  }
+  // A transcript of `grundy play`: the lines right after `your move?` are
+  // what the player typed; they become the command's input.
+  for (const code of document.querySelectorAll('pre > code.language-text')) {
+    const lines = code.textContent.split('\n');
+    if (!/^\$ grundy play\s/.test(lines[0])) continue;
+    const typed = lines.filter((_, i) => i > 0 && /your move\?\s*$/.test(lines[i - 1]));
+    const runs = document.createElement('div');
+    runs.className = 'grundy-runs';
+    runs.append(panel(lines[0].replace(/^\$\s*/, ''), typed.join('\n')));
+    code.parentElement.after(runs);
   }
 }
 

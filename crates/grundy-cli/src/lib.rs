@@ -126,15 +126,29 @@ where
 /// arguments: one line, as every other error, status 2.
 fn argument_error(e: clap::Error, host: &mut Host<'_>) -> u8 {
     use clap::error::ErrorKind;
-    // Rendered as text without colour, as clap prints it when not on a terminal.
+    use std::io::IsTerminal;
+    // The binary on a terminal gets clap's colours; anything else (a pipe,
+    // a page) the plain text clap prints when not on a terminal.
+    let to_stdout = matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion);
+    let terminal = host.progress.is_none()
+        && if to_stdout {
+            std::io::stdout().is_terminal()
+        } else {
+            std::io::stderr().is_terminal()
+        };
     let text = e.render().to_string();
-    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-        let _ = host.stdout.write_all(text.as_bytes());
+    let shown = if terminal {
+        e.render().ansi().to_string()
+    } else {
+        text.clone()
+    };
+    if to_stdout {
+        let _ = host.stdout.write_all(shown.as_bytes());
         let _ = host.stdout.flush();
         return 0;
     }
     if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        let _ = host.stderr.write_all(text.as_bytes());
+        let _ = host.stderr.write_all(shown.as_bytes());
         let _ = host.stderr.flush();
         return 2;
     }

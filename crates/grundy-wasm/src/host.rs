@@ -61,17 +61,29 @@ pub fn take_output() -> (String, String) {
     })
 }
 
-/// A panic's message goes to standard error before the module stops, so
-/// that the page can show it.
+/// A panic's message, or a failed allocation's, goes to standard error
+/// before the module stops, so that the page can show why.
 pub fn install_panic_hook() {
     static INSTALLED: std::sync::Once = std::sync::Once::new();
     INSTALLED.call_once(|| {
         std::panic::set_hook(Box::new(|info| {
             write(
                 2,
-                format!("grundy stopped on a bug (please report the command): {info}\n").as_bytes(),
+                format!("error: grundy stopped on a bug (please report the command): {info}\n")
+                    .as_bytes(),
             );
         }));
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+        std::alloc::set_alloc_error_hook(|layout| {
+            write(
+                2,
+                format!(
+                    "error: grundy in the page ran out of memory: {} more did not fit in the tab's WebAssembly memory (4 GB at most); ask for less, or use the native grundy\n",
+                    grundy::memory::human(layout.size() as u64)
+                )
+                .as_bytes(),
+            );
+        });
     });
 }
 

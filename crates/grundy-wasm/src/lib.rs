@@ -25,6 +25,13 @@
 //! is `env.grundy_now()` (see [`grundy::clock`]). A run is stopped by
 //! ending the worker: a page has nothing else that could interrupt it.
 
+// The only unstable feature, for the WebAssembly build (made with Debian's
+// rustc and RUSTC_BOOTSTRAP, as std itself is): a failed allocation says so.
+#![cfg_attr(
+    all(target_arch = "wasm32", target_os = "unknown"),
+    feature(alloc_error_hook)
+)]
+
 use grundy_web::answer::{answer, Context};
 use grundy_web::series::{self, Download, JobRequest};
 use grundy_web::{ApiError, Budget, Limits};

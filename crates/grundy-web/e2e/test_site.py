@@ -143,3 +143,17 @@ def test_the_playground_answers_boards_with_no_server(browser, static_site, shot
 def test_the_guide_links_to_the_playground(guide):
     guide.goto(guide.base)
     expect(guide.locator("a[href$='playground/']").first).to_be_attached()
+
+
+def test_a_game_at_the_prompt_replays_its_moves(guide, shot):
+    guide.goto(guide.base + "tutorial/playing.html")
+    box = guide.locator(".grundy-run").filter(has=guide.locator("textarea")).first
+    typed = box.locator("textarea").input_value()
+    assert typed.split("\n")[:2] == ["hint", "2:2"], typed
+    box.get_by_role("button", name="Run").click()
+    expect(box).to_have_attribute("data-state", "0", timeout=30_000)
+    done = subprocess.run([BINARY, "play", "nim", "2", "3"], input=typed + "\n", capture_output=True,
+                          text=True, timeout=60)
+    assert box.locator(".grundy-run-output").text_content() == done.stdout + done.stderr
+    assert "winner: you" in done.stdout
+    shot(guide, "site-play-transcript")

@@ -40,7 +40,7 @@ function start(kind) {
         const message = m.memory
           ? `the page ran out of memory (a tab holds at most 4 GB, and grundy in the page stops at ${BUDGET}): ask for less, or use the native grundy`
           : m.message;
-        p.resolve(failure(500, message));
+        p.resolve({ ...failure(500, message), told: m.told });
       }
     }
   };
@@ -119,9 +119,10 @@ export function stop(kind) {
  */
 export async function runCli(args, { stdin = '', files = {}, onWrite, onProgress } = {}) {
   const answer = await send('cli', { op: 'cli', args, stdin, files }, { onWrite, onProgress });
-  if (answer.status >= 256 || (answer.status === 500 && answer.text)) {
-    // The module failed: its message is standard error's last line.
-    if (onWrite) onWrite(2, `${JSON.parse(answer.text).error}\n`);
+  if (answer.stopped) return 130;
+  if (answer.status === 500 && answer.text) {
+    // The module stopped: unless it said why on standard error, say so here.
+    if (onWrite && !answer.told) onWrite(2, `error: ${JSON.parse(answer.text).error}\n`);
     return 2;
   }
   return answer.status;

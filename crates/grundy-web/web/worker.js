@@ -12,6 +12,9 @@ let exports = null;
 let current = null;
 const decoders = { 1: new TextDecoder(), 2: new TextDecoder() };
 let lastProgress = 0;
+// What the module wrote on standard error during the request under way: if
+// it stops, its last line says why (a bug, or memory).
+let lastError = '';
 
 function bytes(ptr, len) {
   return new Uint8Array(exports.memory.buffer, ptr, len);
@@ -21,6 +24,7 @@ const env = {
     grundy_now: () => performance.now(),
     grundy_write: (stream, ptr, len) => {
       const text = decoders[stream].decode(bytes(ptr, len), { stream: true });
+      if (stream === 2) lastError += text;
       if (text) postMessage({ id: current, type: 'write', stream, text });
     },
     grundy_progress: (done, total) => {
@@ -79,6 +83,7 @@ async function next() {
     }
     current = id;
     lastProgress = 0;
+    lastError = '';
     const encoded = new TextEncoder().encode(JSON.stringify(request));
     try {
       const ptr = exports.grundy_alloc(encoded.length);
@@ -93,8 +98,9 @@ async function next() {
     } catch (e) {
       // A trap (a bug, or memory the tab cannot give): the module's state is
       // lost, so this worker answers no more; the page starts another.
-      const memory = e instanceof RangeError || /memory/i.test(String(e.message));
-      postMessage({ id, type: 'failed', fatal: true, memory, message: String(e.message || e) });
+      const said = lastError.trim().split('\n').pop().replace(/^error: /, '');
+      const memory = !said && (e instanceof RangeError || /memory/i.test(String(e.message)));
+      postMessage({ id, type: 'failed', fatal: true, memory, told: Boolean(said), message: said || String(e.message || e) });
       close();
       return;
     }
