@@ -47,12 +47,14 @@ export function words(line) {
   return out;
 }
 
-/** The arguments after `grundy` (settings such as `GRUNDY_SIMD=avx2` before it are dropped). */
-function argsOf(line) {
+/** The arguments after `grundy`, and the variables set before it (`GRUNDY_SEARCH_STATS=1 grundy ...`). */
+function commandOf(line) {
   const all = words(line.replace(/^\$\s*/, ''));
   const at = all.indexOf('grundy');
   if (at < 0 || !all.slice(0, at).every((w) => /^[A-Z_]+=/.test(w))) return null;
-  return all.slice(at + 1);
+  const env = {};
+  for (const w of all.slice(0, at)) env[w.slice(0, w.indexOf('='))] = w.slice(w.indexOf('=') + 1);
+  return { args: all.slice(at + 1), env };
 }
 
 /** The text of files the command names (`script:examples/x.rhai`), fetched from the site. */
@@ -60,8 +62,9 @@ async function filesOf(args) {
   const files = {};
   for (const arg of args) {
     for (const name of arg.split(/[\s+]/)) {
-      const m = name.match(/^(?:script|dag):(.+)$/) || name.match(/^([\w./-]+\.(?:rhai|dag|txt))$/);
-      if (!m || m[1].includes('..')) continue;
+      // `script:FILE`, `dag:FILE`, `nodekayles:FILE`, or a file alone.
+      const m = name.match(/^(?:[a-z]+:)?([\w./-]+\.(?:rhai|dag|txt))$/);
+      if (!m || m[1].includes('..') || m[1] in files) continue;
       try {
         const response = await fetch(new URL(m[1], here));
         if (response.ok) files[m[1]] = await response.text();
@@ -131,15 +134,15 @@ function panel(command, stdin) {
     output.hidden = false;
     output.textContent = '';
     output.classList.remove('failed');
-    let args;
+    let command;
     try {
-      args = argsOf(input.value.trim());
+      command = commandOf(input.value.trim());
     } catch (e) {
       output.textContent = `cannot read the command: ${e.message}\n`;
       output.classList.add('failed');
       return;
     }
-    if (!args) {
+    if (!command) {
       output.textContent = `${words_.only}\n`;
       output.classList.add('failed');
       return;
@@ -151,9 +154,10 @@ function panel(command, stdin) {
     let status;
     try {
       const engine = await enginePromise();
-      status = await engine.runCli(args, {
+      status = await engine.runCli(command.args, {
         stdin: typed ? typed.value.replace(/\n*$/, '\n') : '',
-        files: await filesOf(args),
+        env: command.env,
+        files: await filesOf(command.args),
         onWrite: (_, text) => { output.textContent += text; },
         onProgress: (done, total) => {
           progress.hidden = false;

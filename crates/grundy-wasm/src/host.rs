@@ -88,10 +88,11 @@ pub fn install_panic_hook() {
 }
 
 /// Runs `grundy ARGS` with `stdin` as its input; its output goes to the page
-/// as it is written (in blocks of 64 KiB, and all of it at the end).
+/// as the binary's goes to a terminal: standard error at once, standard
+/// output in blocks of 8 KiB (the binary's buffer) and all of it at the end.
 pub fn run_cli(args: Vec<String>, stdin: String) -> u8 {
     let mut input = std::io::Cursor::new(stdin.into_bytes());
-    let mut stdout = BufWriter::with_capacity(1 << 16, crate::Stream(1));
+    let mut stdout = BufWriter::with_capacity(8 << 10, crate::Stream(1));
     let mut stderr = crate::Stream(2);
     let status = {
         let mut host = grundy_cli::Host {

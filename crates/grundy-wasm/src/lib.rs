@@ -15,7 +15,8 @@
 //! - `{"op": "download", "id": "1", "kind": "csv"}`: a finished job's
 //!   values (`csv` or `b-file`);
 //! - `{"op": "cli", "args": ["value", "nim", "3"], "stdin": "", "files":
-//!   {}}`: the command line, reading the files given for the disk.
+//!   {}, "env": {}}`: the command line, reading the files and environment
+//!   variables given ([`grundy::page`]).
 //!
 //! API answers are the status on the first line and the JSON body after it,
 //! so that the page reads large integers exactly as it reads the server's.
@@ -87,6 +88,9 @@ enum Request {
         /// names it gives them.
         #[serde(default)]
         files: std::collections::BTreeMap<String, String>,
+        /// Environment variables (`GRUNDY_SEARCH_STATS=1 grundy ...`).
+        #[serde(default)]
+        env: std::collections::BTreeMap<String, String>,
     },
 }
 
@@ -176,8 +180,14 @@ pub fn call(request: &[u8]) -> (u32, String) {
         }
         Request::Job { id, body } => job(id, body, &limits),
         Request::Download { id, kind } => download(&id, &kind),
-        Request::Cli { args, stdin, files } => {
-            grundy::spec::set_page_files(files);
+        Request::Cli {
+            args,
+            stdin,
+            files,
+            env,
+        } => {
+            grundy::page::set_files(files);
+            grundy::page::set_env(env);
             let mut argv = vec!["grundy".to_string()];
             argv.extend(args);
             let status = host::run_cli(argv, stdin);

@@ -22,11 +22,12 @@ ELSEWHERE = re.compile(r"--(out|plot|certificate|checkpoint)\b|\bserve\b|\bcensu
 
 
 def native(args):
-    """What the native binary prints (stdout, then stderr, as the page shows
-    them), with `? N` after it when the status is not 0, as the page adds."""
-    done = subprocess.run([BINARY, *args], capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                          cwd=ROOT, timeout=120)
-    text = done.stdout + done.stderr
+    """What the native binary prints, standard output and error in the order
+    it writes them (as a terminal, and the page, show them), with `? N`
+    after it when the status is not 0, as the page adds."""
+    done = subprocess.run([BINARY, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          stdin=subprocess.DEVNULL, cwd=ROOT, timeout=120)
+    text = done.stdout
     if done.returncode != 0:
         text += f"? {done.returncode}\n"
     return text
@@ -152,8 +153,66 @@ def test_a_game_at_the_prompt_replays_its_moves(guide, shot):
     assert typed.split("\n")[:2] == ["hint", "2:2"], typed
     box.get_by_role("button", name="Run").click()
     expect(box).to_have_attribute("data-state", "0", timeout=30_000)
-    done = subprocess.run([BINARY, "play", "nim", "2", "3"], input=typed + "\n", capture_output=True,
-                          text=True, timeout=60)
-    assert box.locator(".grundy-run-output").text_content() == done.stdout + done.stderr
+    done = subprocess.run([BINARY, "play", "nim", "2", "3"], input=typed + "\n", stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=60)
+    assert box.locator(".grundy-run-output").text_content() == done.stdout
     assert "winner: you" in done.stdout
     shot(guide, "site-play-transcript")
+
+
+# What a page cannot print as the native binary does: the processor's
+# instruction paths, timings, the memory a process holds, a missing file.
+DIFFERS = re.compile(r"this processor supports|^search: |holding \d+ MB|No such file", re.M)
+
+
+def all_console_examples():
+    """(page, variables, arguments) of every console example of the guide."""
+    found = []
+    for md in sorted(DOCS.rglob("*.md")):
+        block = False
+        for line in md.read_text().splitlines():
+            if line.startswith("```"):
+                block = line.strip() == "```console" if not block else False
+                continue
+            if not block or not re.match(r"^\$ (?:[A-Z_]+=\S*\s+)*grundy\s", line) or ELSEWHERE.search(line):
+                continue
+            words = shlex.split(line[2:])
+            at = words.index("grundy")
+            variables = dict(w.split("=", 1) for w in words[:at])
+            found.append((md.relative_to(DOCS).as_posix(), variables, words[at + 1:]))
+    return found
+
+
+def test_every_example_of_the_guide_prints_what_the_binary_prints(browser, static_site):
+    """Each console example of the guide, through the page's engine (what a
+    Run button calls), against the binary: standard output and error in the
+    order written, and the status."""
+    context = browser.new_context()
+    pg = context.new_page()
+    pg.goto(static_site + "playground/")
+    differ = []
+    checked = 0
+    for page_name, variables, args in all_console_examples():
+        done = subprocess.run([BINARY, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              stdin=subprocess.DEVNULL, cwd=ROOT, timeout=120, env={**os.environ, **variables})
+        native = done.stdout + (f"? {done.returncode}\n" if done.returncode else "")
+        if DIFFERS.search(native):
+            continue
+        files = {}
+        for arg in args:
+            for name in re.split(r"[\s+]", arg):
+                m = re.match(r"^(?:[a-z]+:)?([\w./-]+\.(?:rhai|dag|txt))$", name)
+                if m and (ROOT / m.group(1)).is_file():
+                    files[m.group(1)] = (ROOT / m.group(1)).read_text()
+        printed = pg.evaluate("""async ([args, files, env]) => {
+            const engine = await import('./engine.js');
+            let out = '';
+            const status = await engine.runCli(args, { files, env, onWrite: (_, text) => { out += text; } });
+            return out + (status ? `? ${status}\\n` : '');
+        }""", [args, files, variables])
+        checked += 1
+        if printed != native:
+            differ.append(f"{page_name}: grundy {' '.join(args)}\n  native: {native!r}\n  page:   {printed!r}")
+    context.close()
+    assert checked >= 350, checked
+    assert not differ, "\n".join(differ)

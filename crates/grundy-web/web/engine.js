@@ -113,12 +113,12 @@ export function stop(kind) {
 
 /**
  * Runs `grundy ARGS` in the page, reading `files` (name to text) for the
- * disk: output goes to onWrite(stream, text) as it is written, progress to
+ * disk and `env` (name to value) for its environment variables: output goes to onWrite(stream, text) as it is written, progress to
  * onProgress(done, total). Resolves to the exit
  * status (130 when stopped with `stop('cli')`).
  */
-export async function runCli(args, { stdin = '', files = {}, onWrite, onProgress } = {}) {
-  const answer = await send('cli', { op: 'cli', args, stdin, files }, { onWrite, onProgress });
+export async function runCli(args, { stdin = '', files = {}, env = {}, onWrite, onProgress } = {}) {
+  const answer = await send('cli', { op: 'cli', args, stdin, files, env }, { onWrite, onProgress });
   if (answer.stopped) return 130;
   if (answer.status === 500 && answer.text) {
     // The module stopped: unless it said why on standard error, say so here.

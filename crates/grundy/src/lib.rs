@@ -31,6 +31,7 @@ pub mod memory;
 pub mod misere;
 pub mod nimber;
 pub mod pace;
+pub mod page;
 pub mod pattern;
 pub mod period;
 pub mod play;

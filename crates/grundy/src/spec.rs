@@ -163,21 +163,11 @@ pub fn parse_game(spec: &str, settings: Settings) -> Result<Box<dyn Family>> {
     parse_game_from(spec, settings, &Sources::Disk)
 }
 
-/// The files that stand for the disk in a page (grundy in the browser has
-/// none of its own): the page gives those a command names.
-static PAGE_FILES: std::sync::Mutex<std::collections::BTreeMap<String, String>> =
-    std::sync::Mutex::new(std::collections::BTreeMap::new());
-
-/// Sets the files that [`Sources::Disk`] reads in a page (WebAssembly); a
-/// native build reads the disk and never looks at them.
-pub fn set_page_files(files: std::collections::BTreeMap<String, String>) {
-    *PAGE_FILES.lock().unwrap_or_else(|e| e.into_inner()) = files;
-}
-
 /// Where `script:NAME` and `dag:NAME` find their text.
 #[derive(Debug, Clone, Copy)]
 pub enum Sources<'a> {
-    /// NAME is a path on this machine's disk (the command line).
+    /// NAME is a path on this machine's disk (the command line); in a page,
+    /// a file the page gave ([`crate::page::set_files`]).
     Disk,
     /// NAME is a key of this map, and nothing else is read: a server gives
     /// the texts a request carried, and never opens a path a client names.
@@ -188,14 +178,11 @@ impl Sources<'_> {
     /// The text of `name`, or an error naming `what` it should have been.
     pub fn read(&self, name: &str, what: &str) -> Result<String> {
         match self {
-            Sources::Disk if crate::IN_BROWSER => {
-                let files = PAGE_FILES.lock().unwrap_or_else(|e| e.into_inner());
-                files.get(name).cloned().ok_or_else(|| {
-                    Error::Io(format!(
-                        "cannot read {what} {name}: grundy in the browser reads only the files the page gives it"
-                    ))
-                })
-            }
+            Sources::Disk if crate::IN_BROWSER => crate::page::file(name).ok_or_else(|| {
+                Error::Io(format!(
+                    "cannot read {what} {name}: grundy in the browser reads only the files the page gives it"
+                ))
+            }),
             Sources::Disk => std::fs::read_to_string(name)
                 .map_err(|e| Error::Io(format!("cannot read {what} {name}: {e}"))),
             Sources::Given(files) => files.get(name).cloned().ok_or_else(|| {

@@ -283,10 +283,10 @@ impl<K: Kind> SearchFamily<K> {
     }
 
     fn done(&mut self, shape: K::Shape) {
-        if std::env::var_os("GRUNDY_SEARCH_STATS").is_some() {
+        if crate::page::is_set("GRUNDY_SEARCH_STATS") {
             if let Some(engine) = self.engines.get(&shape) {
                 let s = engine.stats();
-                eprintln!(
+                crate::page::note(&format!(
                     "search: {} positions ({} expanded) in {:.2} s, {} table entries of {} ({} replaced)",
                     s.nodes,
                     s.expanded,
@@ -294,7 +294,7 @@ impl<K: Kind> SearchFamily<K> {
                     s.entries,
                     s.capacity,
                     s.replaced
-                );
+                ));
             }
         }
         if let (Some(run), Some(engine)) = (&self.run, self.engines.get(&shape)) {

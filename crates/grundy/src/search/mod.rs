@@ -215,7 +215,7 @@ pub fn threads_warning() -> Option<String> {
 }
 
 fn threads_asked() -> Result<Option<usize>, String> {
-    match std::env::var("GRUNDY_THREADS") {
+    match crate::page::var("GRUNDY_THREADS") {
         Err(std::env::VarError::NotPresent) => Ok(None),
         Ok(v) => match v.trim().parse::<usize>() {
             Ok(n) if n >= 1 => Ok(Some(n)),
@@ -503,7 +503,7 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
             threads: 1,
             depth: 0,
             together: false,
-            trace: std::env::var_os("GRUNDY_SEARCH_STATS").is_some(),
+            trace: crate::page::is_set("GRUNDY_SEARCH_STATS"),
             hooks,
         };
         w.set_limit(w.shared.nodes.load(Ordering::Relaxed));
@@ -979,11 +979,11 @@ impl<G: SearchGame, H: Hooks> Worker<G, H> {
             Ok(false) => "no",
             Err(_) => "stopped",
         };
-        eprintln!(
+        crate::page::note(&format!(
             "search: root test \"some option has nimber {k}\": {answer} after {} positions, {:.2} s",
             self.flush() - nodes,
             started.elapsed().as_secs_f64()
-        );
+        ));
         found
     }
 

@@ -75,7 +75,7 @@ impl Path {
     /// The path `GRUNDY_SIMD` asks for, or the best one when it is unset or
     /// empty; an error for an unknown or unsupported value.
     pub fn from_env() -> Result<Path, String> {
-        match std::env::var(PATH_VARIABLE) {
+        match crate::page::var(PATH_VARIABLE) {
             Ok(name) if !name.trim().is_empty() => Path::parse(&name),
             Ok(_) | Err(std::env::VarError::NotPresent) => Ok(Path::best()),
             Err(std::env::VarError::NotUnicode(_)) => {
@@ -93,7 +93,7 @@ impl Path {
         *DEFAULT.get_or_init(|| {
             Path::from_env().unwrap_or_else(|e| {
                 let best = Path::best();
-                eprintln!("warning: {e}; using {}", best.name());
+                crate::page::note(&format!("warning: {e}; using {}", best.name()));
                 best
             })
         })
