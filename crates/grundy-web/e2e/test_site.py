@@ -216,3 +216,18 @@ def test_every_example_of_the_guide_prints_what_the_binary_prints(browser, stati
     context.close()
     assert checked >= 350, checked
     assert not differ, "\n".join(differ)
+
+
+def test_a_request_past_the_pages_time_budget_names_it(browser, static_site, shot):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    pg = context.new_page()
+    # playground/?seconds=2: two seconds a request (60 unless asked).
+    pg.goto(static_site + "playground/?seconds=2#/analyse?sum=cram%206x7")
+    expect(pg.get_by_test_id("error")).to_contain_text("more than the page's 2 s per request", timeout=30_000)
+    expect(pg.get_by_test_id("error")).to_contain_text("native grundy")
+    shot(pg, "site-time-budget")
+    # The engine starts afresh for the next request.
+    pg.get_by_test_id("sum-input").fill("nim 1 2")
+    pg.get_by_test_id("analyse-button").click()
+    expect(pg.get_by_test_id("winner")).to_contain_text("First", timeout=30_000)
+    context.close()

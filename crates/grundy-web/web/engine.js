@@ -7,8 +7,14 @@
 // This module imports nothing of the page, so the guide's examples use it
 // as they are.
 
-/** Seconds one request of the playground may compute in the page. */
-export const PAGE_SECONDS = 60;
+/**
+ * Seconds one request of the playground may compute in the page: 60, or
+ * what the address asks for (`playground/?seconds=300`, up to an hour).
+ */
+export const PAGE_SECONDS = (() => {
+  const asked = Number(new URLSearchParams(globalThis.location ? location.search : '').get('seconds'));
+  return Number.isFinite(asked) && asked >= 1 ? Math.min(asked, 3600) : 60;
+})();
 
 const workerUrl = new URL('worker.js', import.meta.url);
 const workers = {};
@@ -36,11 +42,12 @@ function start(kind) {
       if (m.type === 'done') {
         p.resolve({ status: m.status, text: m.text });
       } else {
-        if (m.fatal) drop(kind, entry);
         const message = m.memory
           ? `the page ran out of memory (a tab holds at most 4 GB, and grundy in the page stops at ${BUDGET}): ask for less, or use the native grundy`
           : m.message;
         p.resolve({ ...failure(500, message), told: m.told });
+        // The module's state is lost with it: the rest go to a new worker.
+        if (m.fatal) restart(kind, entry);
       }
     }
   };
@@ -70,20 +77,22 @@ function drop(kind, entry) {
  * past it the worker is ended and the request gets an error that names it.
  */
 function send(kind, request, { onWrite, onProgress, seconds } = {}) {
+  return new Promise((resolve) => post(kind, { request, resolve, onWrite, onProgress, seconds, timer: null }));
+}
+
+/** Hands a pending request to the worker of `kind` (started if need be). */
+function post(kind, p) {
   const entry = workers[kind] || (workers[kind] = start(kind));
   const id = ++nextId;
-  return new Promise((resolve) => {
-    const p = { resolve, onWrite, onProgress, timer: null };
-    if (seconds) {
-      p.timer = setTimeout(() => {
-        entry.pending.delete(id);
-        resolve(failure(400, `this needs more than the page's ${seconds} s per request: ask for less, or use the native grundy (\`grundy\`), which has no time limit`));
-        restart(kind, entry);
-      }, seconds * 1000);
-    }
-    entry.pending.set(id, p);
-    entry.worker.postMessage({ id, request });
-  });
+  if (p.seconds) {
+    p.timer = setTimeout(() => {
+      entry.pending.delete(id);
+      p.resolve(failure(400, `this needs more than the page's ${p.seconds} s per request: ask for less, or use the native grundy (\`grundy\`), which has no time limit`));
+      restart(kind, entry);
+    }, p.seconds * 1000);
+  }
+  entry.pending.set(id, p);
+  entry.worker.postMessage({ id, request: p.request });
 }
 
 /** Ends the worker of `kind`; the requests it still held go to a new one. */
@@ -93,7 +102,7 @@ function restart(kind, entry) {
   entry.pending.clear();
   for (const p of waiting) {
     clearTimeout(p.timer);
-    p.resolve(failure(503, 'stopped with a request that took too long: try again'));
+    post(kind, p);
   }
 }
 
