@@ -12,9 +12,22 @@
 # and mdbook (cargo install mdbook --locked --version 0.5.4); as root, this
 # script installs whichever is missing.
 set -euo pipefail
+# The folder, from where the command was given (relative paths too).
+asked="${1:-}"
+if [ -n "$asked" ]; then
+  mkdir -p "$asked"
+  asked="$(cd "$asked" && pwd)"
+fi
 cd "$(dirname "$0")/.."
 root="$PWD"
-out="${1:-${CARGO_TARGET_DIR:-$root/target}/site}"
+out="${asked:-${CARGO_TARGET_DIR:-$root/target}/site}"
+# The folder is replaced: the default one in the build directory, or a
+# folder named here that is empty or that this script made before.
+case "$root/" in "$out"/*) echo "error: $out holds the repository: name a folder of its own" >&2; exit 2 ;; esac
+if [ -n "$asked" ] && [ -n "$(ls -A "$out")" ] && [ ! -f "$out/.grundy-site" ]; then
+  echo "error: $out is not empty and was not built by site/build.sh: name a new or empty folder" >&2
+  exit 2
+fi
 
 # Debian's WebAssembly toolchain and mdbook: installed when missing (as
 # root), skipped when present.
@@ -43,6 +56,7 @@ wasm="$wasm_target/wasm32-unknown-unknown/wasm/grundy_wasm.wasm"
 
 rm -rf "$out"
 mkdir -p "$out"
+echo "built by grundy's site/build.sh; the next build replaces this folder" > "$out/.grundy-site"
 # The guide, at the site's root.
 mdbook build docs --dest-dir "$out" >/dev/null
 # The playground: the page grundy serve embeds, with the engine in the page.

@@ -51,7 +51,9 @@ export function words(line) {
 function commandOf(line) {
   const all = words(line.replace(/^\$\s*/, ''));
   const at = all.indexOf('grundy');
-  if (at < 0 || !all.slice(0, at).every((w) => /^[A-Z_]+=/.test(w))) return null;
+  if (at < 0 || !all.slice(0, at).every((w) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(w))) return null;
+  // One command: no pipes, redirections or command lists.
+  if (all.some((w) => /^(\||\|\||&&|;|>|>>|<|#.*)$/.test(w))) return null;
   const env = {};
   for (const w of all.slice(0, at)) env[w.slice(0, w.indexOf('='))] = w.slice(w.indexOf('=') + 1);
   return { args: all.slice(at + 1), env };
@@ -79,8 +81,8 @@ let running = null;
 // The Chinese chapters get Chinese buttons.
 const zh = /\/zh\//.test(location.pathname);
 const words_ = zh
-  ? { run: '运行', stop: '停止', typed: '你输入的内容（每行一步）：', stopped: '（已停止）', only: '此页面只运行 grundy 命令：`grundy ...`' }
-  : { run: 'Run', stop: 'Stop', typed: 'what you type (a line at a time):', stopped: '(stopped)', only: 'the page runs grundy commands only: `grundy ...`' };
+  ? { run: '运行', stop: '停止', typed: '你输入的内容（每行一步）：', stopped: '（已停止）', only: '此页面只运行一条 grundy 命令：`grundy ...`（没有管道和重定向）', command: '命令', output: '输出', progress: '进度', busy: '另一条命令正在运行：请先停止它。' }
+  : { run: 'Run', stop: 'Stop', typed: 'what you type (a line at a time):', stopped: '(stopped)', only: 'the page runs one grundy command: `grundy ...` (no pipes or redirections)', command: 'command', output: 'output', progress: 'progress', busy: 'another command is running: stop it first.' };
 
 function panel(command, stdin) {
   const box = document.createElement('div');
@@ -94,7 +96,7 @@ function panel(command, stdin) {
   input.value = command;
   input.setAttribute('value', command);
   input.spellcheck = false;
-  input.setAttribute('aria-label', 'command');
+  input.setAttribute('aria-label', `${words_.command}: ${command}`);
   const run = document.createElement('button');
   run.type = 'submit';
   run.textContent = words_.run;
@@ -105,9 +107,14 @@ function panel(command, stdin) {
   stopButton.hidden = true;
   const progress = document.createElement('progress');
   progress.hidden = true;
+  progress.setAttribute('aria-label', words_.progress);
   const output = document.createElement('pre');
   output.className = 'grundy-run-output';
   output.hidden = true;
+  output.tabIndex = 0;
+  output.setAttribute('role', 'status');
+  output.setAttribute('aria-live', 'polite');
+  output.setAttribute('aria-label', words_.output);
   form.append(prompt, input, run, stopButton, progress);
   box.append(form);
   // A game played at the prompt: what the player types, one line a move.
@@ -117,7 +124,6 @@ function panel(command, stdin) {
     typed.value = stdin;
     typed.rows = Math.min(6, Math.max(2, stdin.split('\n').length));
     typed.spellcheck = false;
-    typed.setAttribute('aria-label', 'what you type, a line at a time');
     const label = document.createElement('label');
     label.className = 'grundy-run-stdin';
     label.append(words_.typed, typed);
@@ -125,13 +131,19 @@ function panel(command, stdin) {
   }
   box.append(output);
 
+  let cancelled = false;
   stopButton.onclick = async () => {
+    cancelled = true;
     (await enginePromise()).stop('cli');
   };
   form.onsubmit = async (event) => {
     event.preventDefault();
-    if (running) return;
     output.hidden = false;
+    if (running) {
+      if (running !== box) output.textContent = `${words_.busy}\n`;
+      return;
+    }
+    cancelled = false;
     output.textContent = '';
     output.classList.remove('failed');
     let command;
@@ -154,11 +166,14 @@ function panel(command, stdin) {
     let status;
     try {
       const engine = await enginePromise();
-      status = await engine.runCli(command.args, {
+      const files = await filesOf(command.args);
+      // Stopped before it began: it does not begin.
+      status = cancelled ? 130 : await engine.runCli(command.args, {
         stdin: typed ? typed.value.replace(/\n*$/, '\n') : '',
         env: command.env,
-        files: await filesOf(command.args),
-        onWrite: (_, text) => { output.textContent += text; },
+        files,
+        // Appended, not rewritten: long outputs come in many pieces.
+        onWrite: (_, text) => { output.append(document.createTextNode(text)); },
         onProgress: (done, total) => {
           progress.hidden = false;
           if (total > 0) {
@@ -172,15 +187,17 @@ function panel(command, stdin) {
         },
       });
     } catch (e) {
-      output.textContent += `grundy could not run in this page: ${e.message || e}\n`;
+      output.append(`grundy could not run in this page: ${e.message || e}\n`);
       status = 2;
     }
-    if (status === 130) output.textContent += `${words_.stopped}\n`;
-    else if (status !== 0) output.textContent += `? ${status}\n`;
+    if (status === 130) output.append(`${words_.stopped}\n`);
+    else if (status !== 0) output.append(`? ${status}\n`);
     output.classList.toggle('failed', status !== 0);
     progress.hidden = true;
+    const refocus = document.activeElement === stopButton;
     stopButton.hidden = true;
     run.disabled = false;
+    if (refocus) run.focus();
     box.dataset.state = String(status);
     running = null;
   };

@@ -45,6 +45,45 @@ use std::sync::Arc;
 
 mod host;
 
+/// The module's allocator: the system's, counting the bytes live, so that
+/// memory budgets see what a run holds now and not the linear memory's
+/// size, which never shrinks (see [`grundy::memory::resident`]).
+struct Counting;
+
+static LIVE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+// SAFETY: every call is passed to the system allocator unchanged.
+unsafe impl std::alloc::GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        let p = std::alloc::System.alloc(layout);
+        if !p.is_null() {
+            LIVE.fetch_add(layout.size() as u64, std::sync::atomic::Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        std::alloc::System.dealloc(ptr, layout);
+        LIVE.fetch_sub(layout.size() as u64, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
+        let p = std::alloc::System.realloc(ptr, layout, new_size);
+        if !p.is_null() {
+            LIVE.fetch_add(new_size as u64, std::sync::atomic::Ordering::Relaxed);
+            LIVE.fetch_sub(layout.size() as u64, std::sync::atomic::Ordering::Relaxed);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn live_bytes() -> u64 {
+    LIVE.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The page's budgets: one user, who can stop any run, so no time limit and
 /// no queue; the memory of a tab.
 fn limits() -> Limits {
@@ -139,7 +178,12 @@ pub unsafe extern "C" fn grundy_free(ptr: *mut u8, len: usize) {
 #[no_mangle]
 pub unsafe extern "C" fn grundy_call(ptr: *mut u8, len: usize) -> u32 {
     host::install_panic_hook();
+    if grundy::IN_BROWSER {
+        grundy::memory::set_live_bytes(live_bytes);
+    }
     grundy::memory::set_budget(MEMORY_BUDGET);
+    // The last answer has been read: its memory is free for this request.
+    ANSWER.with(|a| *a.borrow_mut() = Vec::new());
     let request = Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len));
     let (status, text) = call(&request);
     ANSWER.with(|a| *a.borrow_mut() = text.into_bytes());

@@ -104,10 +104,53 @@ fn route(endpoint: &str, body: &[u8], cx: &Context) -> Answer {
     }
 }
 
+/// What a request can be refused for before any computation: its numbers
+/// against the budgets.
+trait Check {
+    fn check(&self, _limits: &Limits) -> Result<(), ApiError> {
+        Ok(())
+    }
+}
+
+impl Check for ExplainRequest {}
+impl Check for PlayRequest {}
+impl Check for ApplyRequest {}
+impl Check for TableRequest {}
+
+fn checked<T: DeserializeOwned + Check>(body: &[u8], limits: &Limits) -> Result<(), ApiError> {
+    read::<T>(body)?.check(limits)
+}
+
+/// Refuses a request that is malformed or over a budget, without computing:
+/// the server does this before it gives the request a thread and a slot.
+pub fn check(endpoint: &str, body: &[u8], limits: &Limits) -> Result<(), ApiError> {
+    match endpoint {
+        "value" => checked::<ValueRequest>(body, limits),
+        "explain" => checked::<ExplainRequest>(body, limits),
+        "moves" | "reply" => checked::<PlayRequest>(body, limits),
+        "apply" => checked::<ApplyRequest>(body, limits),
+        "seq" => checked::<SeqRequest>(body, limits),
+        "period" => checked::<PeriodRequest>(body, limits),
+        "table" => checked::<TableRequest>(body, limits),
+        "pattern" => checked::<PatternRequest>(body, limits),
+        "quotient" => checked::<QuotientRequest>(body, limits),
+        _ => Ok(()),
+    }
+}
+
 /// Reads a JSON body, or says clearly what is wrong with it.
 pub fn read<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(body)
         .map_err(|e| ApiError::bad(format!("the request body is not the JSON expected: {e}")))
+}
+
+/// The positions of heaps `0..=to`, as a state budget (saturating where
+/// `usize` is narrower, as in a page).
+pub fn heaps_to(to: u64) -> usize {
+    usize::try_from(to)
+        .ok()
+        .and_then(|t| t.checked_add(1))
+        .unwrap_or(usize::MAX)
 }
 
 /// Checks `from..=to` and that it holds at most `limit` heaps.
@@ -164,14 +207,22 @@ struct ValueRequest {
     files: Files,
 }
 
-fn value(request: ValueRequest, cx: &Context) -> Answer {
-    let find = request.max_moves.unwrap_or(1000);
-    if find > MAX_MOVES {
-        return Err(Fail::Api(ApiError::bad(format!(
-            "max_moves {find} is more than the {} lists ({MAX_MOVES})",
-            cx.limits.place
-        ))));
+impl Check for ValueRequest {
+    fn check(&self, limits: &Limits) -> Result<(), ApiError> {
+        let find = self.max_moves.unwrap_or(1000);
+        if find > MAX_MOVES {
+            return Err(ApiError::bad(format!(
+                "max_moves {find} is more than the {} lists ({MAX_MOVES})",
+                limits.place
+            )));
+        }
+        Ok(())
     }
+}
+
+fn value(request: ValueRequest, cx: &Context) -> Answer {
+    request.check(cx.limits)?;
+    let find = request.max_moves.unwrap_or(1000);
     let mut sum = parse_sum(cx, &request.sum, &request.files)?;
     Ok(if request.misere {
         let analysis = grundy::misere::analyze(&mut sum, find, cx.limits.max_states)?;
@@ -375,11 +426,22 @@ struct SeqRequest {
     files: Files,
 }
 
+impl Check for SeqRequest {
+    fn check(&self, _: &Limits) -> Result<(), ApiError> {
+        check_range(
+            self.from,
+            self.to,
+            SEQ_HEAPS,
+            "POST /api/jobs for longer runs",
+        )
+    }
+}
+
 fn seq(request: SeqRequest, cx: &Context) -> Answer {
+    request.check(cx.limits)?;
     let (from, to) = (request.from, request.to);
-    check_range(from, to, SEQ_HEAPS, "POST /api/jobs for longer runs")?;
     let mut settings = cx.settings();
-    settings.max_states = settings.max_states.max(to as usize + 1);
+    settings.max_states = settings.max_states.max(heaps_to(to));
     let mut family = parse_family(&request.game, settings, &request.files, cx.budget)?;
     let mut values = Vec::with_capacity((to - from + 1) as usize);
     family.sequence(from, to, &mut |_, v| {
@@ -398,17 +460,25 @@ struct PeriodRequest {
     files: Files,
 }
 
-fn period(request: PeriodRequest, cx: &Context) -> Answer {
-    let max = request.max.unwrap_or(PERIOD_MAX);
-    let limit = cx.limits.max_heaps;
-    if max > limit {
-        return Err(Fail::Api(ApiError::bad(format!(
-            "max {max} is more heaps than the {} tabulates ({limit}); use `grundy period` for more",
-            cx.limits.place
-        ))));
+impl Check for PeriodRequest {
+    fn check(&self, limits: &Limits) -> Result<(), ApiError> {
+        let max = self.max.unwrap_or(PERIOD_MAX);
+        let limit = limits.max_heaps;
+        if max > limit {
+            return Err(ApiError::bad(format!(
+                "max {max} is more heaps than the {} tabulates ({limit}); use `grundy period` for more",
+                limits.place
+            )));
+        }
+        Ok(())
     }
+}
+
+fn period(request: PeriodRequest, cx: &Context) -> Answer {
+    request.check(cx.limits)?;
+    let max = request.max.unwrap_or(PERIOD_MAX);
     let mut settings = cx.settings();
-    settings.max_states = settings.max_states.max(max.saturating_add(1) as usize);
+    settings.max_states = settings.max_states.max(heaps_to(max));
     let mut family = parse_family(&request.game, settings, &request.files, cx.budget)?;
     let report = family.period(max)?;
     Ok(json::period_object(family.as_ref(), &report))
@@ -427,18 +497,26 @@ struct PatternRequest {
 
 /// `grundy pattern --json`, plus `code`: the function in each language
 /// (`null` when there is no pattern).
+impl Check for PatternRequest {
+    fn check(&self, limits: &Limits) -> Result<(), ApiError> {
+        let max = self.max.unwrap_or(4095);
+        let limit = limits.max_heaps;
+        if max > limit {
+            return Err(ApiError::bad(format!(
+                "max {max} is more heaps than the {} tabulates ({limit}); use `grundy pattern` for more",
+                limits.place
+            )));
+        }
+        Ok(())
+    }
+}
+
 fn pattern(request: PatternRequest, cx: &Context) -> Answer {
     use grundy::pattern::{code, find_game, Language};
+    request.check(cx.limits)?;
     let max = request.max.unwrap_or(4095);
-    let limit = cx.limits.max_heaps;
-    if max > limit {
-        return Err(Fail::Api(ApiError::bad(format!(
-            "max {max} is more heaps than the {} tabulates ({limit}); use `grundy pattern` for more",
-            cx.limits.place
-        ))));
-    }
     let mut settings = cx.settings();
-    settings.max_states = settings.max_states.max(max.saturating_add(1) as usize);
+    settings.max_states = settings.max_states.max(heaps_to(max));
     let found = find_game(
         &request.game,
         &mut |part| {
@@ -474,14 +552,22 @@ const QUOTIENT_MAX_HEAP: u32 = 64;
 const QUOTIENT_MAX_ORDER: usize = 4096;
 
 /// `grundy quotient --json`.
-fn quotient(request: QuotientRequest, cx: &Context) -> Answer {
-    let max_heap = request.max_heap.unwrap_or(20);
-    if max_heap > QUOTIENT_MAX_HEAP {
-        return Err(Fail::Api(ApiError::bad(format!(
-            "max_heap {max_heap} is beyond the {}'s quotients (heaps up to {QUOTIENT_MAX_HEAP}); use `grundy quotient` for more",
-            cx.limits.place
-        ))));
+impl Check for QuotientRequest {
+    fn check(&self, limits: &Limits) -> Result<(), ApiError> {
+        let max_heap = self.max_heap.unwrap_or(20);
+        if max_heap > QUOTIENT_MAX_HEAP {
+            return Err(ApiError::bad(format!(
+                "max_heap {max_heap} is beyond the {}'s quotients (heaps up to {QUOTIENT_MAX_HEAP}); use `grundy quotient` for more",
+                limits.place
+            )));
+        }
+        Ok(())
     }
+}
+
+fn quotient(request: QuotientRequest, cx: &Context) -> Answer {
+    request.check(cx.limits)?;
+    let max_heap = request.max_heap.unwrap_or(20);
     let mut family = parse_family(&request.game, cx.settings(), &request.files, cx.budget)?;
     let stop = cx.budget.stop.clone();
     let found = grundy::quotient::build(
@@ -514,4 +600,49 @@ struct TableRequest {
 fn table(request: TableRequest, cx: &Context) -> Answer {
     let mut family = parse_family(&request.game, cx.settings(), &request.files, cx.budget)?;
     Ok(json::table_object(&family.table()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_requests_are_refused_before_any_computation() {
+        let limits = Limits::default();
+        let refused = |endpoint: &str, body: &str| check(endpoint, body.as_bytes(), &limits);
+        assert!(refused("value", r#"{"sum": "nim 3"}"#).is_ok());
+        let e = refused("value", "not json").unwrap_err();
+        assert_eq!(e.status, 400);
+        assert!(e.message.contains("not the JSON expected"), "{}", e.message);
+        let e = refused("value", r#"{"sum": "nim 3", "max_moves": 100001}"#).unwrap_err();
+        assert!(
+            e.message.contains("more than the server lists"),
+            "{}",
+            e.message
+        );
+        let e = refused("seq", r#"{"game": "0.07", "from": 5, "to": 1}"#).unwrap_err();
+        assert!(e.message.contains("nothing to list"), "{}", e.message);
+        let e = refused("period", r#"{"game": "0.07", "max": 1000000000000}"#).unwrap_err();
+        assert!(
+            e.message.contains("more heaps than the server tabulates"),
+            "{}",
+            e.message
+        );
+        let e = refused("quotient", r#"{"game": "kayles", "max_heap": 65}"#).unwrap_err();
+        assert!(
+            e.message.contains("beyond the server's quotients"),
+            "{}",
+            e.message
+        );
+        assert!(refused("explain", r#"{"game": "nim", "position": "3", "extra": 1}"#).is_err());
+        // What only a computation can tell (a wrong game) waits for it.
+        assert!(refused("value", r#"{"sum": "nope 3"}"#).is_ok());
+    }
+
+    #[test]
+    fn a_state_budget_for_heaps_never_wraps() {
+        assert_eq!(heaps_to(0), 1);
+        assert_eq!(heaps_to(41), 42);
+        assert_eq!(heaps_to(u64::MAX), usize::MAX);
+    }
 }

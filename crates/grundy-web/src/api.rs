@@ -67,6 +67,8 @@ async fn compute(
     body: Body,
 ) -> Result<Json<JsonValue>, ApiError> {
     let bytes = read_bytes(body, server.limits.max_body)?;
+    // A malformed or oversized request is refused at once, with no slot.
+    crate::answer::check(endpoint, &bytes, &server.limits)?;
     let limits = server.limits.clone();
     server
         .run(move |budget| {

@@ -84,7 +84,7 @@ pub fn compute(
     let (from, to) = (request.from, request.to);
     let columns = request.columns();
     let mut settings = limits.settings();
-    settings.max_states = settings.max_states.max(to as usize + 1);
+    settings.max_states = settings.max_states.max(crate::answer::heaps_to(to));
     let mut family =
         spec::parse_game_from(&request.game, settings, &Sources::Given(&request.files))?;
     let tabulated = done.clone();
@@ -96,7 +96,9 @@ pub fn compute(
         checkpoint_every: Duration::from_secs(3600),
     });
     let count = to - from + 1;
-    let mut values: Vec<u64> = Vec::with_capacity(count.min(DOWNLOADABLE) as usize);
+    // Values are kept for runs short enough to download, and only then.
+    let kept = if count <= DOWNLOADABLE { count } else { 0 };
+    let mut values: Vec<u64> = Vec::with_capacity(kept as usize);
     let mut plot = MinMax::new(from, to, columns);
     family.sequence(from, to, &mut |n, v| {
         if stop.load(Ordering::Relaxed) {

@@ -32,7 +32,9 @@ function start(kind) {
     const m = event.data;
     const p = entry.pending.get(m.id);
     if (!p) return;
-    if (m.type === 'write') {
+    if (m.type === 'start') {
+      if (p.seconds) p.timer = setTimeout(() => expire(kind, entry, m.id, p), p.seconds * 1000);
+    } else if (m.type === 'write') {
       if (p.onWrite) p.onWrite(m.stream, m.text);
     } else if (m.type === 'progress') {
       if (p.onProgress) p.onProgress(m.done, m.total);
@@ -84,15 +86,15 @@ function send(kind, request, { onWrite, onProgress, seconds } = {}) {
 function post(kind, p) {
   const entry = workers[kind] || (workers[kind] = start(kind));
   const id = ++nextId;
-  if (p.seconds) {
-    p.timer = setTimeout(() => {
-      entry.pending.delete(id);
-      p.resolve(failure(400, `this needs more than the page's ${p.seconds} s per request: ask for less, or use the native grundy (\`grundy\`), which has no time limit`));
-      restart(kind, entry);
-    }, p.seconds * 1000);
-  }
   entry.pending.set(id, p);
   entry.worker.postMessage({ id, request: p.request });
+}
+
+/** A request past its time budget: refused, and its worker replaced. */
+function expire(kind, entry, id, p) {
+  entry.pending.delete(id);
+  p.resolve(failure(400, `this needs more than the page's ${p.seconds} s per request: ask for less, or use the native grundy (\`grundy\`), which has no time limit`));
+  restart(kind, entry);
 }
 
 /** Ends the worker of `kind`; the requests it still held go to a new one. */
@@ -139,6 +141,9 @@ export async function runCli(args, { stdin = '', files = {}, env = {}, onWrite, 
 
 // ---------------------------------------------------------------- the API
 
+/** The endpoints the module answers (grundy_web::answer::ENDPOINTS). */
+const ENDPOINTS = ['games', 'value', 'explain', 'moves', 'apply', 'reply', 'seq', 'period', 'table', 'pattern', 'quotient'];
+
 const jobs = new Map();
 let nextJob = 0;
 
@@ -151,7 +156,7 @@ export async function call(path, body, method) {
   const jobPath = path.match(/^\/api\/jobs(?:\/([^/]+)(?:\/(values\.csv|b-file\.txt))?)?$/);
   if (jobPath) return job(method, jobPath[1], jobPath[2], parsed);
   const endpoint = path.match(/^\/api\/([a-z]+)$/);
-  if (!endpoint) {
+  if (!endpoint || !ENDPOINTS.includes(endpoint[1])) {
     return failure(404, "no such API endpoint; see GET /api/games and the guide's web API reference");
   }
   if ((endpoint[1] === 'games') !== (method === 'GET')) {
@@ -177,6 +182,9 @@ async function job(method, id, file, body) {
   if (file) {
     const kind = file === 'values.csv' ? 'csv' : 'b-file';
     const answer = await send('job', { op: 'download', id, kind });
+    if (answer.stopped) {
+      return failure(410, 'the values of this run went with a run that was stopped after it: compute it again to download them');
+    }
     if (answer.status !== 200) return answer;
     const newline = answer.text.indexOf('\n');
     return { status: 200, name: answer.text.slice(0, newline), text: answer.text.slice(newline + 1) };

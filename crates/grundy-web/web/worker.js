@@ -11,7 +11,7 @@
 let exports = null;
 let current = null;
 const decoders = { 1: new TextDecoder(), 2: new TextDecoder() };
-let lastProgress = 0;
+let lastProgress = -Infinity;
 // What the module wrote on standard error during the request under way: if
 // it stops, its last line says why (a bug, or memory).
 let lastError = '';
@@ -30,7 +30,7 @@ const env = {
     grundy_progress: (done, total) => {
       // At most twenty reports a second reach the page, and the last one.
       const now = performance.now();
-      if (now - lastProgress < 50 && done < total) return;
+      if (now - lastProgress < 50 && (done < total || total === 0)) return;
       lastProgress = now;
       postMessage({ id: current, type: 'progress', done, total });
     },
@@ -78,12 +78,16 @@ async function next() {
     try {
       await ready;
     } catch (e) {
-      postMessage({ id, type: 'failed', message: `grundy's WebAssembly module did not load: ${e.message || e}` });
-      continue;
+      // Nothing can run here: the page starts a new worker for what comes next.
+      postMessage({ id, type: 'failed', fatal: true, message: `grundy's WebAssembly module did not load: ${e.message || e}` });
+      close();
+      return;
     }
     current = id;
-    lastProgress = 0;
+    lastProgress = -Infinity;
     lastError = '';
+    // The request's time budget counts from here, not from its wait in line.
+    postMessage({ id, type: 'start' });
     const encoded = new TextEncoder().encode(JSON.stringify(request));
     try {
       const ptr = exports.grundy_alloc(encoded.length);
@@ -98,9 +102,14 @@ async function next() {
     } catch (e) {
       // A trap (a bug, or memory the tab cannot give): the module's state is
       // lost, so this worker answers no more; the page starts another.
-      const said = lastError.trim().split('\n').pop().replace(/^error: /, '');
-      const memory = !said && (e instanceof RangeError || /memory/i.test(String(e.message)));
-      postMessage({ id, type: 'failed', fatal: true, memory, told: Boolean(said), message: said || String(e.message || e) });
+      const said = (lastError.split('\n').filter((l) => l.startsWith('error: ')).pop() || '').replace(/^error: /, '');
+      const text = String(e.message || e);
+      const memory = !said && /out of memory|could not allocate memory|Cannot allocate/i.test(text);
+      const deep = !said && /call stack|stack overflow/i.test(text);
+      const message = said || (deep
+        ? 'the computation went deeper than the page\'s stack (64 MB): use the native grundy'
+        : text);
+      postMessage({ id, type: 'failed', fatal: true, memory, told: Boolean(said), message });
       close();
       return;
     }

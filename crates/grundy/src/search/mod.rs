@@ -189,9 +189,14 @@ fn cores() -> usize {
 /// a hundred thousand could not be started at all).
 pub const THREADS_PER_CORE: usize = 4;
 
-/// The most threads a search uses on this machine.
+/// The most threads a search uses on this machine: one in a page, which
+/// cannot start threads.
 pub fn thread_cap() -> usize {
-    cores() * THREADS_PER_CORE
+    if crate::THREADS {
+        cores() * THREADS_PER_CORE
+    } else {
+        1
+    }
 }
 
 /// `GRUNDY_THREADS` as set, capped at [`thread_cap`]: `None` when it is
@@ -205,6 +210,9 @@ pub fn threads_from_env() -> Result<Option<usize>, String> {
 /// [`thread_cap`] threads.
 pub fn threads_warning() -> Option<String> {
     match threads_asked() {
+        Ok(Some(n)) if n > 1 && !crate::THREADS => Some(format!(
+            "GRUNDY_THREADS={n}: grundy in the browser runs one thread; the native grundy runs more"
+        )),
         Ok(Some(n)) if n > thread_cap() => Some(format!(
             "GRUNDY_THREADS={n} is more than {THREADS_PER_CORE} threads for each of this machine's {} cores: using {}",
             cores(),
