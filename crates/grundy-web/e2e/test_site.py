@@ -162,7 +162,7 @@ def test_a_game_at_the_prompt_replays_its_moves(guide, shot):
 
 # What a page cannot print as the native binary does: the processor's
 # instruction paths, timings, the memory a process holds, a missing file.
-DIFFERS = re.compile(r"this processor supports|^search: |holding \d+ MB|No such file", re.M)
+DIFFERS = re.compile(r"this processor supports|^search: |holding \d+ MB|filled the memory budget|No such file", re.M)
 
 
 def all_console_examples():
