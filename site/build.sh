@@ -56,9 +56,9 @@ wasm="$wasm_target/wasm32-unknown-unknown/wasm/grundy_wasm.wasm"
 
 rm -rf "$out"
 mkdir -p "$out"
-echo "built by grundy's site/build.sh; the next build replaces this folder" > "$out/.grundy-site"
-# The guide, at the site's root.
+# The guide, at the site's root (mdbook empties the folder first).
 mdbook build docs --dest-dir "$out" >/dev/null
+echo "built by grundy's site/build.sh; the next build replaces this folder" > "$out/.grundy-site"
 # The playground: the page grundy serve embeds, with the engine in the page.
 cp -r crates/grundy-web/web "$out/playground"
 echo "export const transport = 'wasm';" > "$out/playground/transport.js"
