@@ -8,7 +8,8 @@ Chromium and Playwright (pip install playwright). Prints:
 - the WebAssembly module's size, raw and gzipped (level 9);
 - the time from a page load (a fresh browser context, nothing cached) to the
   first answer on the page, for the playground and for a guide example;
-- native against WebAssembly time on three cases. In the page the command runs
+- native (on each instruction path this processor has: GRUNDY_SIMD=avx512,
+  avx2, portable) against WebAssembly time on three cases. In the page the command runs
   in the page's own worker (engine.js's runCli), its output discarded as the
   native run's goes to /dev/null, once the worker's module has started
   (its start is measured apart). Best of three each.
@@ -48,11 +49,16 @@ def cpu():
             f"{os.cpu_count()} cores")
 
 
-def native(args):
+PATHS = ["avx512", "avx2", "portable"]
+
+
+def native(args, path):
+    """Best of RUNS, on the instruction path `path` (GRUNDY_SIMD)."""
     best = None
     for _ in range(RUNS):
         start = time.perf_counter()
-        subprocess.run([str(BINARY), *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        subprocess.run([str(BINARY), *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
+                       env={**os.environ, "GRUNDY_SIMD": path})
         elapsed = time.perf_counter() - start
         best = elapsed if best is None else min(best, elapsed)
     return best
@@ -96,10 +102,13 @@ def main():
                   f"{statistics.median(guide):.0f} ms")
             print()
             starts = []
-            print("| case | native (whole process) | WebAssembly (in the page's worker) | WebAssembly / native |")
-            print("|---|---|---|---|")
+            supported = [p for p in PATHS if subprocess.run([str(BINARY), "seq", "0.6", "--to", "1"],
+                         env={**os.environ, "GRUNDY_SIMD": p}, capture_output=True).returncode == 0]
+            print("| case | " + " | ".join(f"native, {p}" for p in supported)
+                  + " | WebAssembly (in the page's worker) | WebAssembly / native, per path |")
+            print("|---|" + "---|" * (len(supported) + 2))
             for name, args in CASES:
-                n = native(args)
+                times = [native(args, p) for p in supported]
                 best = None
                 for _ in range(RUNS):
                     context = browser.new_context()
@@ -118,7 +127,8 @@ def main():
                     context.close()
                     starts.append(start_ms)
                     best = ms / 1000 if best is None else min(best, ms / 1000)
-                print(f"| `grundy {' '.join(args)}` ({name}) | {n:.3f} s | {best:.3f} s | {best / n:.1f}× |")
+                print(f"| `grundy {' '.join(args)}` ({name}) | " + " | ".join(f"{t:.3f} s" for t in times)
+                      + f" | {best:.3f} s | " + " / ".join(f"{best / t:.1f}×" for t in times) + " |")
             print()
             print(f"starting the engine in a fresh page (its worker, compiling and instantiating the module; "
                   f"not in the times above): median {statistics.median(starts):.0f} ms")
