@@ -419,7 +419,7 @@ impl Family for Hackenbush {
             _ => format!(", edges {} fall", fall.join(",")),
         };
         Some(format!(
-            "cut edge {}{fall} (leaves {})",
+            "cut edge {}{fall}, leaving {}",
             self.edge(e),
             self.format(&to[0])
         ))
@@ -485,7 +485,7 @@ mod tests {
         assert_eq!(moves.len(), 4);
         assert_eq!(
             h.describe_move(&all, &moves[0].to).unwrap(),
-            "cut edge 1 (0-a), edges 2,3,4 fall (leaves none)"
+            "cut edge 1 (0-a), edges 2,3,4 fall, leaving none"
         );
         assert_eq!(
             h.shorthand(&all, "cut 4"),

@@ -65,7 +65,7 @@ impl MooreGame {
                 }
                 return;
             }
-            walk(k, heaps, at + 1, taken, now, out);
+            // Taking from this heap first, fewer stones first.
             if taken < k {
                 for left in (0..heaps[at]).rev() {
                     now[at] = left;
@@ -73,6 +73,7 @@ impl MooreGame {
                 }
                 now[at] = heaps[at];
             }
+            walk(k, heaps, at + 1, taken, now, out);
         }
         let mut out = Vec::new();
         walk(self.k, heaps, 0, 0, &mut heaps.to_vec(), &mut out);
