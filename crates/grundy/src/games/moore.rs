@@ -37,7 +37,7 @@ const MAX_LISTED_MOVES: u128 = 1_000_000;
 /// Moore's theorem: whether the heaps are a P-position of Nim_k.
 pub fn moore_is_p(heaps: &[BigUint], k: u64) -> bool {
     let bits = heaps.iter().map(BigUint::bits).max().unwrap_or(0);
-    (0..bits).all(|b| heaps.iter().filter(|h| h.bit(b)).count() as u64 % (k + 1) == 0)
+    (0..bits).all(|b| (heaps.iter().filter(|h| h.bit(b)).count() as u64).is_multiple_of(k + 1))
 }
 
 /// Nim_k for the generic solver. Positions are heap sizes sorted, without
