@@ -3,7 +3,7 @@
 //! i - 1; coins that reach the floor leave the game.
 //!
 //! The Grundy value is the nim-sum of the coins on the odd steps (E. R.
-//! Berlekamp, J. H. Conway, R. K. Guy, *Winning Ways*, ch. 3; A. N. Siegel,
+//! Berlekamp, J. H. Conway, R. K. Guy, *Winning Ways*; A. N. Siegel,
 //! *Combinatorial Game Theory*, 2013): a move from an odd step is a Nim move
 //! on that step, and a move from an even step to the odd step below adds
 //! coins there, which the opponent can undo by moving the same coins on to
