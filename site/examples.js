@@ -64,7 +64,7 @@ async function filesOf(args) {
   const files = {};
   for (const arg of args) {
     for (const name of arg.split(/[\s+]/)) {
-      // `script:FILE`, `dag:FILE`, `nodekayles:FILE`, or a file alone.
+      // `script:FILE`, `dag:FILE`, `nodekayles:FILE`, `hackenbush:FILE`, or a file alone.
       const m = name.match(/^(?:[a-z]+:)?([\w./-]+\.(?:rhai|dag|txt))$/);
       if (!m || m[1].includes('..') || m[1] in files) continue;
       try {

@@ -137,6 +137,24 @@ pub const FAMILIES: &[FamilyInfo] = &[
         example: "div:2,3,6 1000000000000000000",
         about: "replace a heap n >= 1 by floor(n/d) for a d in the list D (each d >= 2)",
     },
+    FamilyInfo {
+        syntax: "staircase",
+        position: "n1,n2,...",
+        example: "staircase 3,1,2",
+        about: "Staircase Nim: the coins on steps 1, 2, ...; move coins from one step to the step below (from step 1 they leave); value: the nim-sum of the odd steps",
+    },
+    FamilyInfo {
+        syntax: "moore:K",
+        position: "n1,n2,...",
+        example: "moore:2 1,2,3",
+        about: "Moore's Nim_K: the heaps of one game; take stones from at least 1 and at most K heaps; values searched, the winner by Moore's theorem for any size",
+    },
+    FamilyInfo {
+        syntax: "hackenbush:FILE",
+        position: "all or 1,2,5",
+        example: "hackenbush:examples/hackenbush-tree.txt all",
+        about: "Green Hackenbush: cut an edge; what no longer reaches the ground (vertex 0) falls (file: one edge `U V` per line, # comments; positions: edge numbers in file order; up to 128 edges)",
+    },
 ];
 
 /// Largest number accepted in a subtraction set or as a parameter.
@@ -386,6 +404,32 @@ pub fn parse_game_from(
             let game = crate::games::nodekayles::NodeKayles::parse(path, &text)?;
             Ok(Box::new(SearchFamily::new(game, settings, None)))
         }
+        "staircase" => {
+            no_params("staircase")?;
+            Ok(Box::new(crate::games::staircase::Staircase))
+        }
+        "moore" => {
+            let (text, offset) = required("moore", "a number K")?;
+            let k = parse_number(spec, text, offset, "K")?;
+            if k == 0 || k > crate::games::moore::MAX_K {
+                return Err(Error::syntax(
+                    format!(
+                        "moore:K needs 1 <= K <= {} (K: the most heaps a move may take from)",
+                        crate::games::moore::MAX_K
+                    ),
+                    spec,
+                    Some(offset),
+                ));
+            }
+            Ok(Box::new(crate::games::moore::Moore::new(k, settings)))
+        }
+        "hackenbush" => {
+            let (path, _) = required("hackenbush", "a graph file")?;
+            let text = sources.read(path, "graph file")?;
+            Ok(Box::new(crate::games::hackenbush::Hackenbush::parse(
+                path, &text,
+            )?))
+        }
         "dag" => {
             let (path, _) = required("dag", "a graph file")?;
             let text = sources.read(path, "graph file")?;
@@ -454,6 +498,8 @@ fn example_of(family: &str) -> &'static str {
         "knight" => return "knight:8",
         "dag" => return "dag:graph.txt",
         "nodekayles" => return "nodekayles:graph.txt",
+        "hackenbush" => return "hackenbush:examples/hackenbush-tree.txt",
+        "moore" => return "moore:2",
         "script" => return "script:examples/kayles.rhai",
         "hex" => return "hex:0.F",
         "sticks" => return "sticks:3",
