@@ -59,10 +59,12 @@ fn run_with(program: &mut Command, input: &str) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// The template `name` (stem) in each language available: a function that
-/// runs it on an input.
-fn programs(stem: &str) -> Vec<(&'static str, Box<dyn Fn(&str) -> String>)> {
-    let mut out: Vec<(&'static str, Box<dyn Fn(&str) -> String>)> = Vec::new();
+/// A template built for one language: its input to what it printed.
+type Program = Box<dyn Fn(&str) -> String>;
+
+/// The template `stem` in each language available, by language.
+fn programs(stem: &str) -> Vec<(&'static str, Program)> {
+    let mut out: Vec<(&'static str, Program)> = Vec::new();
     if have("g++") {
         let source = template(&format!("{stem}.cpp"));
         let binary = scratch(stem);
