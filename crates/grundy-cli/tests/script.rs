@@ -254,6 +254,12 @@ fn a_move_list_too_long_to_search_stops_at_once() {
             grundy::games::script::MAX_ARRAY_ITEMS
         ),
     );
+    // A tiny state budget leaves room for positions that are arrays: the
+    // state budget runs out first.
+    common::fails(
+        &["value", &example("stones.rhai"), "5", "--max-states", "1"],
+        "gave up after 1 positions",
+    );
     // Under the bound, the same script answers: an even n splits into
     // equal halves, an odd n cannot avoid leaving a win.
     let text = grundy(&["value", &spec, "6", "--max-states", "100"], "");

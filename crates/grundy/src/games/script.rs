@@ -34,14 +34,19 @@ pub const MAX_OPERATIONS: u64 = 50_000_000;
 /// The most items an array may hold in one call of `moves`, `components`,
 /// `parse` or `show`, counting the items of arrays inside it (a square
 /// `[r, c]` counts 3 in a list of squares; a `sum([...])` counts 1). It is
-/// lowered to the state budget (`--max-states`) when that is smaller: a move
-/// list longer than the budget cannot be searched anyway.
+/// lowered to the state budget (`--max-states`) when that is smaller, but
+/// not below [`MIN_ARRAY_ITEMS`]: a move list longer than the budget cannot
+/// be searched anyway.
 ///
 /// Rhai measures the whole array again after each change, so building an
 /// array of n items costs about n²/2 steps: this bound keeps one call within
 /// a second or so, where a move list of 10^18 options would otherwise run
 /// for hours.
 pub const MAX_ARRAY_ITEMS: usize = 20_000;
+
+/// The least the array bound of a call is lowered to by a small state
+/// budget, so that positions that are arrays still fit.
+pub const MIN_ARRAY_ITEMS: usize = 100;
 
 /// The most items an array may hold in `table()`, whose rows list a whole
 /// board (a 400x400 board of squares is 480,400 items).
@@ -245,9 +250,10 @@ impl ScriptGame {
     }
 
     /// Lowers the array bound of every call but `table()` to `max_states`
-    /// (the state budget) when that is below [`MAX_ARRAY_ITEMS`].
+    /// (the state budget) when that is below [`MAX_ARRAY_ITEMS`], but not
+    /// below [`MIN_ARRAY_ITEMS`].
     pub fn bound_arrays_by_states(&mut self, max_states: usize) {
-        self.array_bound = MAX_ARRAY_ITEMS.min(max_states.max(1));
+        self.array_bound = max_states.clamp(MIN_ARRAY_ITEMS, MAX_ARRAY_ITEMS);
     }
 
     /// The array bound of a call of `function`.
