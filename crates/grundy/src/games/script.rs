@@ -786,6 +786,38 @@ fn moves(p) { let out = []; for k in 1..=p[0] { let bit = 1 << k; if (p[1] & bit
     }
 
     #[test]
+    fn arrays_are_bounded_per_call_and_tables_may_be_larger() {
+        // Every split of n: far more options than one call may build.
+        let split = "fn moves(n) { let out = []; for a in 1..n { out.push(sum([a, n - a])); } out }
+fn table() { let rows = []; for r in 0..200 { let row = []; for c in 0..200 { row.push(r + c); } rows.push(row); } rows }";
+        let mut f = family(split).unwrap();
+        let e = f
+            .value(&Position::from(1_000_000_000_000_000_000i64))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("an array grew past 20000 items"), "{e}");
+        // A small state budget lowers the bound, to 100 at the least.
+        for (states, bound) in [(5_000, 5_000), (5, 100), (usize::MAX, MAX_ARRAY_ITEMS)] {
+            let mut game = ScriptGame::compile("test.rhai", split).unwrap();
+            game.bound_arrays_by_states(states);
+            assert_eq!(game.array_bound_of("moves"), bound);
+            let mut out = Vec::new();
+            assert!(game
+                .try_options(&ScriptPosition::Int(bound as i64), &mut out)
+                .is_ok());
+            assert_eq!(out.len(), bound - 1);
+            let e = game
+                .try_options(&ScriptPosition::Int(bound as i64 + 2), &mut out)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(&format!("past {bound} items")), "{e}");
+        }
+        // A table of 40,000 squares is more than a move list may be.
+        let rows = f.inner.game().table_positions().unwrap().unwrap();
+        assert_eq!((rows.len(), rows[0].len()), (200, 200));
+    }
+
+    #[test]
     fn squares_round_trip() {
         let f = family("fn moves(p) { [] }").unwrap();
         assert_eq!(f.format(&f.parse("3, 4").unwrap()), "3,4");
