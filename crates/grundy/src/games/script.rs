@@ -111,9 +111,10 @@ pub struct ScriptGame {
     stop: Arc<Mutex<Option<Arc<AtomicBool>>>>,
 }
 
-/// How many script operations run between looks at the stop flag: a few
-/// microseconds of work, so a script stops well within a second.
-const STOP_CHECK: u64 = 4096;
+/// How many script operations run between looks at the stop flag. An
+/// operation on a large array costs a walk over it (Rhai measures it again),
+/// so 256 of them stay within about a second even at a table's bound.
+const STOP_CHECK: u64 = 256;
 
 /// A Rhai value's type as the script's language names it (`integer`, not
 /// Rust's `i64`), with its article.
