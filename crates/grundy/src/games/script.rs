@@ -100,7 +100,7 @@ pub struct ScriptGame {
     /// larger than a move list).
     engine: RefCell<Engine>,
     /// The array bound of every call but `table()`: [`MAX_ARRAY_ITEMS`], or
-    /// the state budget when that is smaller.
+    /// the state budget when that is smaller (not below [`MIN_ARRAY_ITEMS`]).
     array_bound: usize,
     ast: AST,
     has: Functions,
