@@ -117,6 +117,17 @@ fn the_sources_games() {
         .as_str()
         .unwrap()
         .starts_with("no pattern fits every heap up to 4095"));
+    // The text says what to try next; who wins only where it was not tried.
+    let text = stdout(&["pattern", "div:2,3,6"]);
+    assert!(
+        text.ends_with("\nnext: look for a pattern in who wins (--outcome); compute the values in your program with a memoised mex, or print them (`grundy seq`) into it; or split the game into independent parts and XOR their values\n"),
+        "{text}"
+    );
+    let text = stdout(&["pattern", "div:2,3,6", "--outcome"]);
+    assert!(
+        text.contains("\nnext: compute the values") && !text.contains("(--outcome)"),
+        "{text}"
+    );
     // Codeforces 768E, the stones script: runs of length 1, 2, 3, ...
     let stones = json(&["pattern", &stones_script(), "--max", "60", "--json"]);
     assert_eq!(stones["kind"], "runs", "{stones}");

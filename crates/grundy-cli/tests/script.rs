@@ -230,6 +230,44 @@ fn bad_scripts_are_one_line() {
 }
 
 #[test]
+fn a_move_list_too_long_to_search_stops_at_once() {
+    let dir = std::env::temp_dir().join(format!("grundy-script-split-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("split.rhai");
+    // Every split of n in two: 10^18 options from one call.
+    std::fs::write(
+        &path,
+        "fn moves(n) {\n    let out = [];\n    for a in 1..n {\n        out.push(sum([a, n - a]));\n    }\n    out\n}\n",
+    )
+    .unwrap();
+    let spec = format!("script:{}", path.display());
+    let huge = "1000000000000000000";
+    // The state budget bounds one call's arrays when it is the smaller.
+    common::fails(
+        &["value", &spec, huge, "--max-states", "100"],
+        "in fn moves: an array grew past 100 items (items of arrays inside count too), more than the state budget lets one call build (--max-states); return fewer options, or raise --max-states",
+    );
+    common::fails(
+        &["value", &spec, huge],
+        &format!(
+            "in fn moves: an array grew past {} items (items of arrays inside count too), the most one call may build; a move list that long cannot be searched",
+            grundy::games::script::MAX_ARRAY_ITEMS
+        ),
+    );
+    // A tiny state budget leaves room for positions that are arrays: the
+    // state budget runs out first.
+    common::fails(
+        &["value", &example("stones.rhai"), "5", "--max-states", "1"],
+        "gave up after 1 positions",
+    );
+    // Under the bound, the same script answers: an even n splits into
+    // equal halves, an odd n cannot avoid leaving a win.
+    let text = grundy(&["value", &spec, "6", "--max-states", "100"], "");
+    assert!(text.contains("grundy 1"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn ctrl_c_stops_a_script_that_is_running() {
     let dir = std::env::temp_dir().join(format!("grundy-script-slow-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -302,6 +302,13 @@ fn scripts_and_graphs_travel_in_the_request() {
         400,
         "operations",
     );
+    // A move list too long to search stops at the bound on one call's arrays.
+    server.refused(
+        "/api/value",
+        r#"{"sum": "script:x.rhai 1000000000000000000", "files": {"x.rhai": "fn moves(n) { let out = []; for a in 1..n { out.push(sum([a, n - a])); } out }"}}"#,
+        400,
+        "an array grew past 20000 items",
+    );
 }
 
 #[test]

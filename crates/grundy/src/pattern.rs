@@ -427,9 +427,28 @@ impl Pattern {
             Kind::None => {
                 lines.push(format!("{title}: no pattern"));
                 lines.push(self.method.clone());
+                lines.push(self.next_steps());
             }
         }
         lines.join("\n") + "\n"
+    }
+}
+
+impl Pattern {
+    /// What to try when no pattern fits: who wins (for heap games whose
+    /// values were looked at; a board's finder tries it already), the
+    /// table itself, or a split into independent parts.
+    fn next_steps(&self) -> String {
+        let board = self.checked_to.len() == 2;
+        let outcome = if self.outcome || board {
+            ""
+        } else {
+            "look for a pattern in who wins (--outcome); "
+        };
+        let table = if board { "grundy table" } else { "grundy seq" };
+        format!(
+            "next: {outcome}compute the values in your program with a memoised mex, or print them (`{table}`) into it; or split the game into independent parts and XOR their values"
+        )
     }
 }
 

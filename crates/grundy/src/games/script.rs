@@ -31,6 +31,27 @@ use std::sync::{Arc, Mutex};
 /// The most operations one call of a script function may take.
 pub const MAX_OPERATIONS: u64 = 50_000_000;
 
+/// The most items an array may hold in one call of `moves`, `components`,
+/// `parse` or `show`, counting the items of arrays inside it (a square
+/// `[r, c]` counts 3 in a list of squares; a `sum([...])` counts 1). It is
+/// lowered to the state budget (`--max-states`) when that is smaller, but
+/// not below [`MIN_ARRAY_ITEMS`]: a move list longer than the budget cannot
+/// be searched anyway.
+///
+/// Rhai measures the whole array again after each change, so building an
+/// array of n items costs about n²/2 steps: this bound keeps one call within
+/// a second or so, where a move list of 10^18 options would otherwise run
+/// for hours.
+pub const MAX_ARRAY_ITEMS: usize = 20_000;
+
+/// The least the array bound of a call is lowered to by a small state
+/// budget, so that positions that are arrays still fit.
+pub const MIN_ARRAY_ITEMS: usize = 100;
+
+/// The most items an array may hold in `table()`, whose rows list a whole
+/// board (a 400x400 board of squares is 480,400 items).
+pub const MAX_TABLE_ITEMS: usize = 1_000_000;
+
 /// A position of a scripted game.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ScriptPosition {
@@ -75,7 +96,12 @@ struct SumOf(Array);
 /// A game whose moves a script defines.
 pub struct ScriptGame {
     path: String,
-    engine: Engine,
+    /// The engine; its array bound is set for each call (a table may be
+    /// larger than a move list).
+    engine: RefCell<Engine>,
+    /// The array bound of every call but `table()`: [`MAX_ARRAY_ITEMS`], or
+    /// the state budget when that is smaller (not below [`MIN_ARRAY_ITEMS`]).
+    array_bound: usize,
     ast: AST,
     has: Functions,
     /// The first error met inside `options`, which cannot return one.
@@ -85,9 +111,10 @@ pub struct ScriptGame {
     stop: Arc<Mutex<Option<Arc<AtomicBool>>>>,
 }
 
-/// How many script operations run between looks at the stop flag: a few
-/// microseconds of work, so a script stops well within a second.
-const STOP_CHECK: u64 = 4096;
+/// How many script operations run between looks at the stop flag. An
+/// operation on a large array costs a walk over it (Rhai measures it again),
+/// so 256 of them stay within about a second even at a table's bound.
+const STOP_CHECK: u64 = 256;
 
 /// A Rhai value's type as the script's language names it (`integer`, not
 /// Rust's `i64`), with its article.
@@ -166,7 +193,7 @@ impl ScriptGame {
         engine.set_max_operations(MAX_OPERATIONS);
         engine.set_max_call_levels(64);
         engine.set_max_expr_depths(128, 128);
-        engine.set_max_array_size(1_000_000);
+        engine.set_max_array_size(MAX_ARRAY_ITEMS);
         engine.set_max_string_size(10_000_000);
         engine.set_max_map_size(100_000);
         engine.set_max_variables(10_000);
@@ -214,12 +241,29 @@ impl ScriptGame {
         }
         Ok(ScriptGame {
             path: path.to_string(),
-            engine,
+            engine: RefCell::new(engine),
+            array_bound: MAX_ARRAY_ITEMS,
             ast,
             has,
             error: RefCell::new(None),
             stop,
         })
+    }
+
+    /// Lowers the array bound of every call but `table()` to `max_states`
+    /// (the state budget) when that is below [`MAX_ARRAY_ITEMS`], but not
+    /// below [`MIN_ARRAY_ITEMS`].
+    pub fn bound_arrays_by_states(&mut self, max_states: usize) {
+        self.array_bound = max_states.clamp(MIN_ARRAY_ITEMS, MAX_ARRAY_ITEMS);
+    }
+
+    /// The array bound of a call of `function`.
+    fn array_bound_of(&self, function: &str) -> usize {
+        if function == "table" {
+            MAX_TABLE_ITEMS
+        } else {
+            self.array_bound
+        }
     }
 
     /// Makes every later call of the script stop soon after `flag` is set.
@@ -231,7 +275,14 @@ impl ScriptGame {
 
     fn call(&self, function: &str, args: impl rhai::FuncArgs) -> Result<Dynamic> {
         let mut scope = Scope::new();
-        self.engine
+        let bound = self.array_bound_of(function);
+        // No call of the script runs while another does (the script calls
+        // only `sum` back), so the engine is free to change here.
+        if let Ok(mut engine) = self.engine.try_borrow_mut() {
+            engine.set_max_array_size(bound);
+        }
+        let engine = self.engine.borrow();
+        engine
             .call_fn::<Dynamic>(&mut scope, &self.ast, function, args)
             .map_err(|e| self.script_error(function, *e))
     }
@@ -244,6 +295,7 @@ impl ScriptGame {
         // Errors inside functions the script calls come wrapped, one layer
         // a call: the innermost one has the place.
         let mut inner = function.to_string();
+        let inner_call = function.to_string();
         let mut error = error;
         let mut place = error.position();
         while let EvalAltResult::ErrorInFunctionCall(name, _, cause, at) = error {
@@ -263,6 +315,16 @@ impl ScriptGame {
             EvalAltResult::ErrorTooManyOperations(_) => format!(
                 "ran for more than {MAX_OPERATIONS} operations in one call (an endless loop?)"
             ),
+            EvalAltResult::ErrorDataTooLarge(what, _) if what.starts_with("Size of array") => {
+                let bound = self.array_bound_of(&inner_call);
+                if inner_call == "table" {
+                    format!("an array grew past {bound} items (items of arrays inside count too), the most a table may list")
+                } else if bound < MAX_ARRAY_ITEMS {
+                    format!("an array grew past {bound} items (items of arrays inside count too), more than the state budget lets one call build (--max-states); return fewer options, or raise --max-states")
+                } else {
+                    format!("an array grew past {bound} items (items of arrays inside count too), the most one call may build; a move list that long cannot be searched: return fewer options, or split the position with sum([...]) or fn components")
+                }
+            }
             EvalAltResult::ErrorStackOverflow(_) => {
                 "calls went too deep (more than 64 nested calls: endless recursion?)".to_string()
             }
@@ -499,7 +561,8 @@ impl Callbacks for ScriptGame {
 impl ScriptFamily {
     /// Loads the script at `path`.
     pub fn load(path: &str, settings: Settings) -> Result<Self> {
-        let game = ScriptGame::load(path)?;
+        let mut game = ScriptGame::load(path)?;
+        game.bound_arrays_by_states(settings.max_states);
         Ok(ScriptFamily {
             inner: CallbackFamily::new(format!("script:{path}"), game, settings, true),
         })
@@ -507,7 +570,8 @@ impl ScriptFamily {
 
     /// Compiles the script `source`, naming it `path`.
     pub fn compile(path: &str, source: &str, settings: Settings) -> Result<Self> {
-        let game = ScriptGame::compile(path, source)?;
+        let mut game = ScriptGame::compile(path, source)?;
+        game.bound_arrays_by_states(settings.max_states);
         Ok(ScriptFamily {
             inner: CallbackFamily::new(format!("script:{path}"), game, settings, true),
         })
@@ -720,6 +784,38 @@ fn moves(p) { let out = []; for k in 1..=p[0] { let bit = 1 << k; if (p[1] & bit
         for m in &moves {
             assert!(f.value(&m.to[0]).is_ok());
         }
+    }
+
+    #[test]
+    fn arrays_are_bounded_per_call_and_tables_may_be_larger() {
+        // Every split of n: far more options than one call may build.
+        let split = "fn moves(n) { let out = []; for a in 1..n { out.push(sum([a, n - a])); } out }
+fn table() { let rows = []; for r in 0..200 { let row = []; for c in 0..200 { row.push(r + c); } rows.push(row); } rows }";
+        let mut f = family(split).unwrap();
+        let e = f
+            .value(&Position::from(1_000_000_000_000_000_000i64))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("an array grew past 20000 items"), "{e}");
+        // A small state budget lowers the bound, to 100 at the least.
+        for (states, bound) in [(5_000, 5_000), (5, 100), (usize::MAX, MAX_ARRAY_ITEMS)] {
+            let mut game = ScriptGame::compile("test.rhai", split).unwrap();
+            game.bound_arrays_by_states(states);
+            assert_eq!(game.array_bound_of("moves"), bound);
+            let mut out = Vec::new();
+            assert!(game
+                .try_options(&ScriptPosition::Int(bound as i64), &mut out)
+                .is_ok());
+            assert_eq!(out.len(), bound - 1);
+            let e = game
+                .try_options(&ScriptPosition::Int(bound as i64 + 2), &mut out)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(&format!("past {bound} items")), "{e}");
+        }
+        // A table of 40,000 squares is more than a move list may be.
+        let rows = f.inner.game().table_positions().unwrap().unwrap();
+        assert_eq!((rows.len(), rows[0].len()), (200, 200));
     }
 
     #[test]
