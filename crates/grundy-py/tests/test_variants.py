@@ -44,10 +44,14 @@ def test_hackenbush_from_a_file():
     [
         ("moore:0 1,2", "1 <= K <= 1000"),
         ("staircase 1,x", "unexpected 'x'"),
-        ("hackenbush:/no/such/file all", "cannot read graph file"),
         (f"hackenbush:{TREE} 9", "is not an edge"),
     ],
 )
 def test_bad_input_is_a_value_error(words, message):
     with pytest.raises(ValueError, match=message):
         grundy.value(words)
+
+
+def test_a_missing_graph_file_is_an_os_error():
+    with pytest.raises(OSError, match="cannot read graph file"):
+        grundy.value("hackenbush:/no/such/file all")

@@ -479,6 +479,13 @@ mod tests {
         assert!(Hackenbush::parse("q", "0 1 2").is_err());
         assert!(Hackenbush::parse("q", "a b").is_err());
         assert!(Hackenbush::parse("q", "# nothing").is_err());
+        let big: String = (0..129).map(|i| format!("0 v{i}\n")).collect();
+        assert!(matches!(
+            Hackenbush::parse("q", &big),
+            Err(Error::TooLarge(_))
+        ));
+        let most: String = (0..128).map(|i| format!("0 v{i}\n")).collect();
+        assert!(Hackenbush::parse("q", &most).is_ok());
         let mut h = h;
         let all = h.parse("all").unwrap();
         let moves = h.moves(&all).unwrap();

@@ -27,12 +27,19 @@ pub const MAX_K: u64 = 1000;
 /// The most heaps a position may have.
 pub const MAX_HEAPS: usize = 10_000;
 
-/// The most moves examined by a search for a value (positions times the
-/// moves of the first position); beyond it only the outcome is given.
-pub const MAX_WORK: u128 = 30_000_000;
+/// The most positions a search for a value may meet (fewer if the state
+/// budget is smaller); beyond it only the outcome is given.
+pub const MAX_SEARCHED: u128 = 30_000_000;
+
+/// The largest search for a value, in heap sizes written: the positions it
+/// may meet, times the moves of the position asked, times its heaps.
+pub const MAX_WORK: u128 = 100_000_000;
 
 /// The most moves [`Family::moves`] lists.
 const MAX_LISTED_MOVES: u128 = 1_000_000;
+
+/// The most numbers (moves times heaps) the listed moves may hold.
+const MAX_LISTED_NUMBERS: u128 = 10_000_000;
 
 /// Moore's theorem: whether the heaps are a P-position of Nim_k.
 pub fn moore_is_p(heaps: &[BigUint], k: u64) -> bool {
@@ -193,14 +200,15 @@ impl Moore {
             return Err("a heap is beyond 2^64".into());
         };
         let moves = move_count(&small, self.k as usize);
-        let cap = (self.max_states as u128).min(MAX_WORK);
+        let cap = (self.max_states as u128).min(MAX_SEARCHED);
         let Some(states) = state_count(&small, cap) else {
             return Err(format!("the search would meet more than {cap} positions"));
         };
-        if states.saturating_mul(moves) > MAX_WORK {
+        let heaps = small.iter().filter(|&&h| h > 0).count() as u128;
+        let work = states.saturating_mul(moves).saturating_mul(heaps);
+        if work > MAX_WORK {
             return Err(format!(
-                "the search would examine about {} moves, more than {MAX_WORK}",
-                states.saturating_mul(moves)
+                "the search would meet up to {states} positions with up to {moves} moves each, more than it takes on ({MAX_WORK} heap sizes in all)"
             ));
         }
         Ok(small)
@@ -248,7 +256,10 @@ impl Family for Moore {
                 self.format(position)
             ))
         })?;
-        if move_count(&small, self.k as usize) > MAX_LISTED_MOVES {
+        let count = move_count(&small, self.k as usize);
+        if count > MAX_LISTED_MOVES
+            || count.saturating_mul(small.len() as u128) > MAX_LISTED_NUMBERS
+        {
             return Err(Error::TooLarge(format!(
                 "{} {} has too many moves to list one by one (at most {MAX_LISTED_MOVES})",
                 self.spec(),
@@ -367,6 +378,11 @@ mod tests {
         assert!(e.contains("player to move wins"), "{e}");
         assert!(m.moves_to(&p, &Value::finite(1), 5).is_err());
         assert!(m.parse("1,x").is_err());
+        // Many heaps: the search is refused before it starts.
+        let ones = m.parse(&vec!["1"; 3000].join(",")).unwrap();
+        assert_eq!(m.value(&ones).unwrap(), Value::zero());
+        let e = m.value(&m.parse(&vec!["1"; 3001].join(",")).unwrap());
+        assert!(e.unwrap_err().to_string().contains("not computed"));
     }
 
     proptest! {

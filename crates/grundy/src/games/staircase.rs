@@ -24,6 +24,9 @@ pub const MAX_STEPS: usize = 10_000;
 /// The most moves [`Staircase::moves`] lists before asking for a smaller staircase.
 const MAX_LISTED_MOVES: u64 = 1_000_000;
 
+/// The most numbers (moves times steps) the listed moves may hold.
+const MAX_LISTED_NUMBERS: u64 = 10_000_000;
+
 /// Reads `N1,N2,...`: non-negative integers of any size, at most `max` of
 /// them; `what` names an item in errors ("step", "heap").
 pub(crate) fn parse_counts(
@@ -177,7 +180,8 @@ impl Family for Staircase {
     fn moves(&mut self, position: &Position) -> Result<Vec<Move>> {
         let counts = self.counts(position)?;
         let total: BigUint = counts.iter().sum();
-        let small: Option<Vec<u64>> = (total <= BigUint::from(MAX_LISTED_MOVES)).then(|| {
+        let limit = MAX_LISTED_MOVES.min(MAX_LISTED_NUMBERS / counts.len().max(1) as u64);
+        let small: Option<Vec<u64>> = (total <= BigUint::from(limit)).then(|| {
             counts
                 .iter()
                 .map(|n| u64::try_from(n).expect("small"))
@@ -185,7 +189,8 @@ impl Family for Staircase {
         });
         let Some(small) = small else {
             return Err(Error::TooLarge(format!(
-                "a staircase with {total} coins has too many moves to list one by one (at most {MAX_LISTED_MOVES})"
+                "a staircase of {} steps with {total} coins has too many moves to list one by one (at most {limit})",
+                counts.len()
             )));
         };
         Ok(staircase_moves(&small)
@@ -342,6 +347,9 @@ mod tests {
         let p = s.parse("3,1,2").unwrap();
         let moves = s.moves(&p).unwrap();
         assert_eq!(moves.len(), 6);
+        // Long staircases with many coins are not listed move by move.
+        let long = s.parse(&vec!["100"; 10_000].join(",")).unwrap();
+        assert!(matches!(s.moves(&long), Err(Error::TooLarge(_))));
         assert_eq!(
             s.describe_move(&p, &moves[4].to).unwrap(),
             "3,1,2 -> 3,2,1 (1 coin from step 3 to step 2)"
