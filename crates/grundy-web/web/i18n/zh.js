@@ -84,6 +84,9 @@ export default {
   'about.cram[:RxC]': '在两个相邻的空格上放一块多米诺骨牌（各行由 `.` 空格、`#` 已占组成，用 `/` 连接）；用搜索求解，最多 128 格（RxC：`grundy table` 的大小）',
   'about.chomp[:RxC]': '取一个方块以及它上方和右方的所有方块；左下角有毒的方块不能取（各行长度，从最下一行起）；用搜索求解（RxC：`grundy table` 的大小）',
   'about.nodekayles:FILE': '取图的一个顶点及其所有邻点（文件格式同 dag:，边无方向；最多 128 个顶点）；用搜索求解',
+  'about.staircase': '阶梯博弈（阶梯 Nim）：第 1、2……级台阶上的硬币数；把一级台阶上的若干硬币移到下一级（从第 1 级移走即离开游戏）；SG 值为奇数级台阶上硬币数的尼姆和',
+  'about.moore:K': 'Moore 的 Nim_K：一局中的所有堆；每步从至少 1 堆、至多 K 堆中各取走若干石子；SG 值靠搜索，胜负由 Moore 定理对任意大小给出',
+  'about.hackenbush:FILE': '绿色 Hackenbush（删边游戏）：砍掉一条边，不再与地面（顶点 0）相连的部分随之掉落（文件每行一条边 `U V`，# 为注释；局面为按文件顺序编号的边；最多 128 条边）',
 
   'nimsum.component': '分量',
   'nimsum.value': '值',
