@@ -140,10 +140,19 @@ fn explore(
                 })
             })
             .collect();
-        sum.set_components(components);
-        let grundy = sum.analyze(0)?.nim_sum;
+        // A position that ends the game (three in a row in Treblecross) has
+        // no move: the player to move has lost.
+        let over = components
+            .iter()
+            .any(|c| sum.family(c.family).ends_game(&c.position));
+        let grundy = if over {
+            Value::zero()
+        } else {
+            sum.set_components(components);
+            sum.analyze(0)?.nim_sum
+        };
         let mut options = Vec::new();
-        for (s, slot) in slots.iter().enumerate() {
+        for (s, slot) in slots.iter().enumerate().filter(|_| !over) {
             for (p, part) in slot.parts.iter().enumerate() {
                 for m in sum.family_mut(slot.family).moves(part)? {
                     let mut after = slots.clone();
@@ -367,15 +376,58 @@ mod tests {
     fn a_split_is_one_node_whatever_the_order() {
         let g = graph("kayles 4", 100).unwrap();
         let names: Vec<&str> = g.nodes.iter().map(|n| n.position.as_str()).collect();
-        assert!(names.contains(&"1 + 2") || names.contains(&"2 + 1"));
-        assert_eq!(
-            names
-                .iter()
-                .filter(|n| **n == "1 + 2" || **n == "2 + 1")
-                .count(),
-            1
-        );
-        assert!(names.contains(&"(nothing)"));
+        // 4 -> 1 + 2 and 4 -> 2 + 1 (a pin knocked down either side) are one move.
+        assert_eq!(names, ["4", "3", "1 + 2", "2", "1 + 1", "1", "0"]);
+        assert_eq!(g.nodes[0].options, [1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn a_game_without_a_zero_heap_never_writes_nothing_for_a_board() {
+        let g = graph("treblecross ....", 100).unwrap();
+        assert!(g.nodes.iter().all(|n| n.position != "(nothing)"));
+    }
+
+    proptest::proptest! {
+        /// Each node's value is what the family's solver gives the position,
+        /// and each node's options are exactly the family's moves.
+        #[test]
+        fn values_and_moves_are_the_familys(
+            game in proptest::sample::select(vec!["sub:1,2,3", "sub:2,5", "0.07", "kayles", "0.137", "grundy", "div:2,3", "nim"]),
+            heap in 0u64..14,
+        ) {
+            let g = graph(&format!("{game} {heap}"), 2000).unwrap();
+            let mut family = crate::spec::parse_game(game, Settings::default()).unwrap();
+            let find = |name: &str| g.nodes.iter().position(|n| n.position == name);
+            for node in &g.nodes {
+                let parts: Vec<Position> = node
+                    .position
+                    .split(" + ")
+                    .map(|p| family.parse(p).unwrap())
+                    .collect();
+                let mut sum = 0u64;
+                for p in &parts {
+                    sum ^= family.value(p).unwrap().as_u64().unwrap();
+                }
+                proptest::prop_assert_eq!(node.grundy.as_u64(), Some(sum), "{}", node.position);
+                if parts.len() == 1 {
+                    let mut wanted: Vec<usize> = Vec::new();
+                    for m in family.moves(&parts[0]).unwrap() {
+                        let mut to: Vec<Position> = m.to.clone();
+                        to.sort();
+                        let name = if to.is_empty() {
+                            "0".to_string()
+                        } else {
+                            to.iter().map(|p| family.format(p)).collect::<Vec<_>>().join(" + ")
+                        };
+                        let at = find(&name).unwrap();
+                        if !wanted.contains(&at) {
+                            wanted.push(at);
+                        }
+                    }
+                    proptest::prop_assert_eq!(&node.options, &wanted, "{}", node.position);
+                }
+            }
+        }
     }
 
     #[test]
