@@ -428,6 +428,31 @@ enum Command {
         #[command(flatten)]
         limits: Limits,
     },
+    /// The game graph of a small position: every position reachable from
+    /// it, each move an arrow, each with its Grundy value (P-positions marked).
+    Graph {
+        /// The position: a game and a position, then `+` and more games and positions.
+        #[arg(
+            required = true,
+            allow_negative_numbers = true,
+            value_name = "GAME POS... [+ GAME POS...]"
+        )]
+        sum: Vec<String>,
+        /// Draw the graph, laid out, to FILE.svg instead of listing it.
+        #[arg(long, value_name = "FILE.svg", conflicts_with_all = ["dot", "json"])]
+        svg: Option<std::path::PathBuf>,
+        /// Print the graph in Graphviz's DOT language.
+        #[arg(long, conflicts_with = "json")]
+        dot: bool,
+        /// Print `{"game", "nodes": [{"position", "grundy"}], "edges": [[from, to], ...]}`.
+        #[arg(long)]
+        json: bool,
+        /// Refuse graphs with more positions than this (at most 2000).
+        #[arg(long, value_name = "N", default_value_t = grundy::graph::DEFAULT_MAX_NODES)]
+        max_nodes: usize,
+        #[command(flatten)]
+        limits: Limits,
+    },
     /// The web playground: analyse, explain, plot and play in a browser.
     Serve {
         /// The address to listen on; 0.0.0.0 lets other machines in.
@@ -795,6 +820,26 @@ fn execute(command: Command, host: &mut Host<'_>) -> Result<(), Failure> {
                 output::explain_text(out, &object)
             }
             .map_err(io_error)
+        }
+        Command::Graph {
+            sum,
+            svg,
+            dot,
+            json,
+            max_nodes,
+            limits,
+        } => {
+            let sum: Vec<String> = sum.into_iter().map(unmark).collect();
+            // A bad path fails before any work.
+            let file = svg.as_deref().map(plot::create_svg).transpose()?;
+            let mut sum = spec::parse_sum(&sum, limits.settings())?;
+            let graph = grundy::graph::build(&mut sum, max_nodes)?;
+            match file {
+                Some(file) => plot::finish(file, &grundy::graph::svg::render(&graph)),
+                None if dot => out.write_all(graph.to_dot().as_bytes()).map_err(io_error),
+                None if json => writeln!(out, "{}", graph.to_json()).map_err(io_error),
+                None => out.write_all(graph.to_text().as_bytes()).map_err(io_error),
+            }
         }
         Command::Serve {
             host,

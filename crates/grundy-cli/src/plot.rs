@@ -141,12 +141,21 @@ fn cannot_write(path: &Path, e: impl std::fmt::Display) -> Error {
 
 /// Opens the plot file before any work, so that a bad path fails at once.
 fn create(path: &Path) -> Result<grundy::files::Output, Failure> {
+    open_svg(path, "--plot")
+}
+
+/// Opens the file of `--svg` (`grundy graph`) before any work.
+pub(crate) fn create_svg(path: &Path) -> Result<grundy::files::Output, Failure> {
+    open_svg(path, "--svg")
+}
+
+fn open_svg(path: &Path, flag: &str) -> Result<grundy::files::Output, Failure> {
     let svg = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
     if !svg {
         return Err(Error::invalid(format!(
-            "--plot draws SVG: name the file something.svg, not {}",
+            "{flag} draws SVG: name the file something.svg, not {}",
             path.display()
         ))
         .into());
@@ -157,7 +166,7 @@ fn create(path: &Path) -> Result<grundy::files::Output, Failure> {
     )?)
 }
 
-fn finish(mut output: grundy::files::Output, svg: &str) -> Result<(), Failure> {
+pub(crate) fn finish(mut output: grundy::files::Output, svg: &str) -> Result<(), Failure> {
     let path = output.path().to_path_buf();
     output
         .file()

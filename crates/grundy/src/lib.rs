@@ -24,6 +24,7 @@ pub mod files;
 pub mod game;
 pub mod games;
 pub mod genus;
+pub mod graph;
 pub mod heap;
 pub mod json;
 pub mod loopy;
