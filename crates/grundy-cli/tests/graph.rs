@@ -101,6 +101,14 @@ fn too_large_a_graph_is_refused_naming_the_limit_and_the_option() {
         &["graph", "nim", "100000000000000000000000"],
         "too many moves",
     );
+    // Few positions but a tangle of long moves: listed, not drawn.
+    let path = scratch("tangle.svg");
+    fails(
+        &["graph", "nim", "16", "--svg", path.to_str().unwrap()],
+        "too tangled to draw",
+    );
+    assert!(!path.exists());
+    assert!(run(&["graph", "nim", "16"]).starts_with("nim 16: 17 positions"));
 }
 
 #[test]

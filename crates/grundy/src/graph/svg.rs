@@ -48,8 +48,9 @@ const MARGIN: f64 = 12.0;
 
 /// The most layers that long moves may cross, counted over all moves, in a
 /// picture: each crossing is a bend the layout places, and past this the
-/// picture is a tangle that takes long to lay out (`nim 30` crosses 4060).
-pub const MOST_CROSSINGS: usize = 3000;
+/// picture is a tangle, and its layout takes seconds (the time grows with
+/// about the square of this count: `nim 15` crosses 560 layers, `nim 16` 680).
+pub const MOST_CROSSINGS: usize = 600;
 
 /// Draws `graph` as an SVG document, or says why it is too tangled to draw.
 pub fn render(graph: &Graph) -> Result<String> {
