@@ -78,10 +78,14 @@ async function gameGraph(sum, box) {
       el('p', { class: 'explain small', text: t('explain.graphNote', { n: r.nodes.length }) }),
       picture);
   } catch (e) {
+    // Too large or too tangled a graph is named in one line; other errors
+    // (a wrong game) are the explanation's to show.
     const message = String((e && e.message) || e);
-    box.replaceChildren(/more than \d+ positions/.test(message)
-      ? el('p', { class: 'muted small', testid: 'graph-too-large', text: t('explain.graphTooLarge', { sum, n: GRAPH_NODES }) })
-      : []);
+    const key = /more than \d+ positions/.test(message) ? 'explain.graphTooLarge'
+      : /too tangled/.test(message) ? 'explain.graphTangled' : null;
+    box.replaceChildren(...(key
+      ? [el('p', { class: 'muted small', testid: 'graph-too-large', text: t(key, { sum, n: GRAPH_NODES }) })]
+      : []));
   }
 }
 

@@ -110,6 +110,7 @@ export default {
   'explain.graph': 'Game graph of {sum}',
   'explain.graphNote': ({ n }) => `All ${n} ${plural(n, 'position', 'positions')} reachable, each move an arrow, each position with its Grundy value; the filled boxes with a double border are the positions of value 0, where the player to move loses.`,
   'explain.graphTooLarge': 'The game graph of {sum} has more than {n} positions, too many to draw here (the command grundy graph draws larger ones).',
+  'explain.graphTangled': 'The game graph of {sum} has too many long moves to draw clearly here (the command grundy graph lists it).',
   'explain.truncated': 'Only the first options are listed.',
 
   'seq.title': 'Grundy sequence',
