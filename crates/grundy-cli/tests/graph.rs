@@ -54,8 +54,10 @@ fn a_split_heap_and_a_sum_are_written_with_plus() {
 fn dot_is_a_digraph_with_p_positions_marked() {
     let dot = run(&["graph", "sub:1,2", "3", "--dot"]);
     assert!(dot.starts_with("digraph grundy {\n"), "{dot}");
-    assert!(dot.contains("n0 [label=\"3\\ngrundy 0\", fillcolor=\"#ffe08a\", peripheries=2];"));
-    assert!(dot.contains("n1 [label=\"2\\ngrundy 2\"];"));
+    assert!(
+        dot.contains("n0 [label=<<b>3</b><br/>grundy 0>, fillcolor=\"#ffe08a\", peripheries=2];")
+    );
+    assert!(dot.contains("n1 [label=<<b>2</b><br/>grundy 2>];"));
     assert_eq!(dot.matches(" -> ").count(), 5);
     assert!(dot.ends_with("}\n"));
 }
