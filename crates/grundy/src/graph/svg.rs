@@ -459,14 +459,42 @@ mod tests {
         let svg = picture("sub:1,2,3 7");
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert_eq!(svg.matches("<title>").count(), 1 + 8);
-        // 18 moves and the arrowhead.
-        assert_eq!(svg.matches("<path d=\"M").count(), 18 + 1);
+        // 18 moves and the two arrowheads (down, and back up a cycle).
+        assert_eq!(svg.matches("<path d=\"M").count(), 18 + 2);
+        assert!(!svg.contains("marker-start"));
         assert_eq!(svg.matches(&format!("fill=\"{P_FILL}\"")).count(), 2 + 1);
     }
 
     #[test]
     fn the_same_graph_gives_the_same_bytes() {
         assert_eq!(picture("kayles 5"), picture("kayles 5"));
+    }
+
+    #[test]
+    fn a_move_that_closes_a_cycle_is_drawn_back_up() {
+        let dag = "a b\nb c\nc a\nc d\n";
+        let files = std::collections::BTreeMap::from([("g.txt".to_string(), dag.to_string())]);
+        let words: Vec<String> = ["dag:g.txt", "a"].map(String::from).to_vec();
+        let mut sum = crate::spec::parse_sum_from(
+            &words,
+            Settings::default(),
+            &crate::spec::Sources::Given(&files),
+        )
+        .unwrap();
+        let graph = super::super::build(&mut sum, 100).unwrap();
+        assert_eq!(graph.edges(), [(0, 1), (1, 2), (2, 3), (2, 0)]);
+        let svg = render(&graph).unwrap();
+        assert_eq!(svg.matches("marker-start=").count(), 1);
+        assert_eq!(svg.matches("<path d=\"M").count(), 4 + 2);
+    }
+
+    #[test]
+    fn a_tangle_of_long_moves_is_refused() {
+        let words: Vec<String> = ["nim", "16"].map(String::from).to_vec();
+        let mut sum = parse_sum(&words, Settings::default()).unwrap();
+        let graph = super::super::build(&mut sum, 100).unwrap();
+        let e = render(&graph).unwrap_err().to_string();
+        assert!(e.contains("cross 680 layers"), "{e}");
     }
 
     #[test]
