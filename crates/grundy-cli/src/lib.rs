@@ -835,7 +835,7 @@ fn execute(command: Command, host: &mut Host<'_>) -> Result<(), Failure> {
             let mut sum = spec::parse_sum(&sum, limits.settings())?;
             let graph = grundy::graph::build(&mut sum, max_nodes)?;
             match file {
-                Some(file) => plot::finish(file, &grundy::graph::svg::render(&graph)),
+                Some(file) => plot::finish(file, &grundy::graph::svg::render(&graph)?),
                 None if dot => out.write_all(graph.to_dot().as_bytes()).map_err(io_error),
                 None if json => writeln!(out, "{}", graph.to_json()).map_err(io_error),
                 None => out.write_all(graph.to_text().as_bytes()).map_err(io_error),

@@ -54,8 +54,10 @@ fn a_split_heap_and_a_sum_are_written_with_plus() {
 fn dot_is_a_digraph_with_p_positions_marked() {
     let dot = run(&["graph", "sub:1,2", "3", "--dot"]);
     assert!(dot.starts_with("digraph grundy {\n"), "{dot}");
-    assert!(dot.contains("n0 [label=\"3\\ngrundy 0\", fillcolor=\"#ffe08a\", peripheries=2];"));
-    assert!(dot.contains("n1 [label=\"2\\ngrundy 2\"];"));
+    assert!(
+        dot.contains("n0 [label=<<b>3</b><br/>grundy 0>, fillcolor=\"#ffe08a\", peripheries=2];")
+    );
+    assert!(dot.contains("n1 [label=<<b>2</b><br/>grundy 2>];"));
     assert_eq!(dot.matches(" -> ").count(), 5);
     assert!(dot.ends_with("}\n"));
 }
@@ -101,6 +103,14 @@ fn too_large_a_graph_is_refused_naming_the_limit_and_the_option() {
         &["graph", "nim", "100000000000000000000000"],
         "too many moves",
     );
+    // Few positions but a tangle of long moves: listed, not drawn.
+    let path = scratch("tangle.svg");
+    fails(
+        &["graph", "nim", "16", "--svg", path.to_str().unwrap()],
+        "too tangled to draw",
+    );
+    assert!(!path.exists());
+    assert!(run(&["graph", "nim", "16"]).starts_with("nim 16: 17 positions"));
 }
 
 #[test]

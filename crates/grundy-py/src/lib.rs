@@ -395,6 +395,24 @@ fn table(py: Python<'_>, game: &str, max_states: usize) -> PyResult<PyObject> {
     column.into_array(py, Some((rows, columns)))
 }
 
+/// `grundy.graph`: the game graph of a built-in sum, as `grundy graph
+/// --json` text and the picture `--svg` draws.
+#[pyfunction]
+fn graph(
+    py: Python<'_>,
+    sum: &str,
+    max_nodes: usize,
+    max_states: usize,
+) -> PyResult<(String, String)> {
+    let words: Vec<String> = sum.split_whitespace().map(String::from).collect();
+    run_worker(py, None, move |_, _| {
+        let mut sum = spec::parse_sum(&words, settings(max_states))?;
+        let graph = grundy::graph::build(&mut sum, max_nodes)?;
+        let svg = grundy::graph::svg::render(&graph)?;
+        Ok((graph.to_json().to_string(), svg))
+    })
+}
+
 /// A position as it was before it became text: its value and its family's writing.
 struct Shown {
     family: usize,
@@ -830,6 +848,7 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sequence, m)?)?;
     m.add_function(wrap_pyfunction!(period, m)?)?;
     m.add_function(wrap_pyfunction!(table, m)?)?;
+    m.add_function(wrap_pyfunction!(graph, m)?)?;
     m.add_function(wrap_pyfunction!(pattern, m)?)?;
     m.add_function(wrap_pyfunction!(quotient, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;

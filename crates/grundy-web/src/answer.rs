@@ -72,9 +72,9 @@ impl Context<'_> {
 }
 
 /// The endpoints [`answer`] knows: `/api/NAME` for each NAME.
-pub const ENDPOINTS: [&str; 11] = [
+pub const ENDPOINTS: [&str; 12] = [
     "games", "value", "explain", "moves", "apply", "reply", "seq", "period", "table", "pattern",
-    "quotient",
+    "quotient", "graph",
 ];
 
 /// Answers `/api/ENDPOINT` with `body`, the request's JSON (ignored by
@@ -96,6 +96,7 @@ fn route(endpoint: &str, body: &[u8], cx: &Context) -> Answer {
         "table" => table(read(body)?, cx),
         "pattern" => pattern(read(body)?, cx),
         "quotient" => quotient(read(body)?, cx),
+        "graph" => graph(read(body)?, cx),
         _ => Err(ApiError::new(
             404,
             "no such API endpoint; see GET /api/games and the guide's web API reference",
@@ -134,6 +135,7 @@ pub fn check(endpoint: &str, body: &[u8], limits: &Limits) -> Result<(), ApiErro
         "table" => checked::<TableRequest>(body, limits),
         "pattern" => checked::<PatternRequest>(body, limits),
         "quotient" => checked::<QuotientRequest>(body, limits),
+        "graph" => checked::<GraphRequest>(body, limits),
         _ => Ok(()),
     }
 }
@@ -602,9 +604,104 @@ fn table(request: TableRequest, cx: &Context) -> Answer {
     Ok(json::table_object(&family.table()?))
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GraphRequest {
+    sum: String,
+    max_nodes: Option<usize>,
+    #[serde(default)]
+    files: Files,
+}
+
+impl Check for GraphRequest {
+    fn check(&self, _: &Limits) -> Result<(), ApiError> {
+        match self.max_nodes {
+            Some(0) => Err(ApiError::bad(
+                "max_nodes must be at least 1: a graph has at least its own position",
+            )),
+            Some(n) if n > grundy::graph::MOST_NODES => Err(ApiError::bad(format!(
+                "max_nodes {n} is more than {}: a larger graph cannot be laid out or read",
+                grundy::graph::MOST_NODES
+            ))),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// `grundy graph --json`, with the picture `--svg` draws as `svg`.
+fn graph(request: GraphRequest, cx: &Context) -> Answer {
+    request.check(cx.limits)?;
+    let mut sum = parse_sum(cx, &request.sum, &request.files)?;
+    let max_nodes = request
+        .max_nodes
+        .unwrap_or(grundy::graph::DEFAULT_MAX_NODES);
+    let graph = grundy::graph::build(&mut sum, max_nodes)?;
+    let mut object = graph.to_json();
+    object["svg"] = JsonValue::String(grundy::graph::svg::render(&graph)?);
+    Ok(object)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn ask(endpoint: &str, body: &str) -> Result<JsonValue, ApiError> {
+        let limits = Limits::default();
+        let budget = Budget::default();
+        answer(
+            endpoint,
+            body.as_bytes(),
+            &Context {
+                limits: &limits,
+                budget: &budget,
+            },
+        )
+    }
+
+    #[test]
+    fn graph_gives_nodes_edges_and_the_picture() {
+        let object = ask("graph", r#"{"sum": "sub:1,2,3 7"}"#).unwrap();
+        assert_eq!(object["game"], "sub:1-3 7");
+        assert_eq!(object["nodes"].as_array().unwrap().len(), 8);
+        assert_eq!(object["nodes"][0], object!({"position": "7", "grundy": 3}));
+        assert_eq!(object["nodes"][4], object!({"position": "3", "grundy": 3}));
+        assert_eq!(object["edges"].as_array().unwrap().len(), 18);
+        assert_eq!(object["edges"][0], object!([0, 1]));
+        let svg = object["svg"].as_str().unwrap();
+        assert!(svg.starts_with("<svg "), "{svg}");
+        // The same picture as `grundy graph --svg`.
+        let words: Vec<String> = ["sub:1,2,3", "7"].map(String::from).to_vec();
+        let mut sum = spec::parse_sum(&words, Limits::default().settings()).unwrap();
+        let graph = grundy::graph::build(&mut sum, 100).unwrap();
+        assert_eq!(svg, grundy::graph::svg::render(&graph).unwrap());
+    }
+
+    #[test]
+    fn graph_refuses_a_large_graph_and_bad_input_with_400() {
+        let e = ask("graph", r#"{"sum": "nim 150"}"#).unwrap_err();
+        assert_eq!(e.status, 400);
+        assert!(
+            e.message.contains("more than 100 positions"),
+            "{}",
+            e.message
+        );
+        let e = ask("graph", r#"{"sum": "nim 20", "max_nodes": 5}"#).unwrap_err();
+        assert!(e.message.contains("more than 5 positions"), "{}", e.message);
+        assert!(ask("graph", r#"{"sum": "sub:1,2,3 150", "max_nodes": 200}"#).is_ok());
+        let e = ask("graph", r#"{"sum": "nim 150", "max_nodes": 200}"#).unwrap_err();
+        assert!(e.message.contains("too tangled to draw"), "{}", e.message);
+        let e = ask("graph", r#"{"sum": "nope 3"}"#).unwrap_err();
+        assert_eq!(e.status, 400);
+        let limits = Limits::default();
+        for body in [
+            r#"{"sum": "nim 3", "max_nodes": 0}"#,
+            r#"{"sum": "nim 3", "max_nodes": 100000}"#,
+            r#"{"sum": "nim 3", "extra": 1}"#,
+        ] {
+            let e = check("graph", body.as_bytes(), &limits).unwrap_err();
+            assert_eq!(e.status, 400, "{body}");
+        }
+    }
 
     #[test]
     fn bad_requests_are_refused_before_any_computation() {

@@ -142,7 +142,7 @@ export async function runCli(args, { stdin = '', files = {}, env = {}, onWrite, 
 // ---------------------------------------------------------------- the API
 
 /** The endpoints the module answers (grundy_web::answer::ENDPOINTS). */
-const ENDPOINTS = ['games', 'value', 'explain', 'moves', 'apply', 'reply', 'seq', 'period', 'table', 'pattern', 'quotient'];
+const ENDPOINTS = ['games', 'value', 'explain', 'moves', 'apply', 'reply', 'seq', 'period', 'table', 'pattern', 'quotient', 'graph'];
 
 const jobs = new Map();
 let nextJob = 0;

@@ -48,6 +48,9 @@ export function render(root, params) {
     for (const p of list) {
       output.append(el('div', { class: 'tree', testid: 'explain-tree' }, node(g, p, 0, true)));
     }
+    const graphBox = el('section', { class: 'graph', testid: 'explain-graph' });
+    output.append(graphBox);
+    gameGraph(g + ' ' + list.join(' '), graphBox);
     if (list.length > 1) {
       const sum = g + ' ' + list.join(' ');
       output.append(el('p', { class: 'actions' }, el('button', {
@@ -58,6 +61,32 @@ export function render(root, params) {
   }
 
   if (game.value.trim() && positions.value.trim()) run();
+}
+
+/** The most positions the page draws: past this a picture is unreadable. */
+const GRAPH_NODES = 60;
+
+/** The picture of every position reachable from `sum` (small graphs only). */
+async function gameGraph(sum, box) {
+  try {
+    const r = await api('/api/graph', { sum, max_nodes: GRAPH_NODES });
+    const picture = el('div', { class: 'graph-picture', testid: 'graph-picture' });
+    // The server's own drawing: positions in it are escaped.
+    picture.innerHTML = r.svg;
+    box.replaceChildren(
+      el('h2', { text: t('explain.graph', { sum }) }),
+      el('p', { class: 'explain small', text: t('explain.graphNote', { n: r.nodes.length }) }),
+      picture);
+  } catch (e) {
+    // Too large or too tangled a graph is named in one line; other errors
+    // (a wrong game) are the explanation's to show.
+    const message = String((e && e.message) || e);
+    const key = /more than \d+ positions/.test(message) ? 'explain.graphTooLarge'
+      : /too tangled/.test(message) ? 'explain.graphTangled' : null;
+    box.replaceChildren(...(key
+      ? [el('p', { class: 'muted small', testid: 'graph-too-large', text: t(key, { sum, n: GRAPH_NODES }) })]
+      : []));
+  }
 }
 
 /** G(0..10) of a heap game as a small table (nothing for other games). */

@@ -299,7 +299,11 @@ impl Graph {
             "  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"sans-serif\"];\n",
         );
         for (i, node) in self.nodes.iter().enumerate() {
-            let label = dot_string(&format!("{}\ngrundy {}", node.position, node.grundy));
+            let label = format!(
+                "<<b>{}</b><br/>grundy {}>",
+                html(&node.position),
+                html(&node.grundy.to_string())
+            );
             if node.is_p_position() {
                 let _ = writeln!(
                     dot,
@@ -334,20 +338,24 @@ impl Graph {
     }
 }
 
-/// A DOT string literal: quoted, with `"` and `\` escaped and line breaks
-/// as DOT's centred `\n`.
+/// A DOT string literal: quoted, with `"` and `\` escaped.
 fn dot_string(text: &str) -> String {
     let mut out = String::from("\"");
     for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            _ => out.push(c),
+        if c == '"' || c == '\\' {
+            out.push('\\');
         }
+        out.push(c);
     }
     out.push('"');
     out
+}
+
+/// Text inside one of DOT's HTML-like labels.
+fn html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 #[cfg(test)]
@@ -451,7 +459,7 @@ mod tests {
     fn dot_marks_p_positions() {
         let dot = graph("sub:1,2 3", 100).unwrap().to_dot();
         assert!(dot.starts_with("digraph grundy {"));
-        assert!(dot.contains("n0 [label=\"3\\ngrundy 0\", fillcolor="));
+        assert!(dot.contains("n0 [label=<<b>3</b><br/>grundy 0>, fillcolor="));
         assert!(dot.contains("n0 -> n1;"));
     }
 }

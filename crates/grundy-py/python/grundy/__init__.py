@@ -48,6 +48,8 @@ __all__ = [
     "pattern",
     "quotient",
     "table",
+    "graph",
+    "Graph",
     "games",
     "nim_add",
     "nim_mul",
@@ -644,6 +646,41 @@ def table(game: str, *, max_states: int = DEFAULT_MAX_STATES):
     ``"choco:10x10"``) as a 2-D numpy array, rows first."""
     _spec_only(game, "table", "a Game's values are grundy.value(game, position)")
     return _grundy.table(game, max_states)
+
+
+@dataclass(frozen=True)
+class Graph:
+    """The game graph of a small position (``grundy graph``): ``nodes``, each
+    ``(position, grundy)`` with the given position first, ``edges`` as
+    ``(from, to)`` indices into ``nodes``, and ``svg``, the picture
+    ``grundy graph --svg`` draws (shown by notebooks)."""
+
+    game: str
+    nodes: List[Tuple[str, Any]]
+    edges: List[Tuple[int, int]]
+    svg: str = field(repr=False)
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+
+def graph(sum: str, *, max_nodes: int = 100, max_states: int = DEFAULT_MAX_STATES) -> Graph:
+    """The game graph of a small position of built-in games, written as on
+    the command line: ``grundy.graph("sub:1,2,3 7")``. Raises
+    :class:`ValueError` for bad input and for graphs of more than
+    ``max_nodes`` positions (at most 2000)."""
+    if not isinstance(sum, str):
+        raise TypeError(f"graph() takes a sum written as on the command line, such as 'sub:1,2,3 7', not {type(sum).__name__}")
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 0:
+        raise ValueError(f"max_nodes {max_nodes!r}: a number of positions, at least 1")
+    text, svg = _grundy.graph(sum, max_nodes, max_states)
+    raw = json.loads(text)
+    return Graph(
+        game=raw["game"],
+        nodes=[(n["position"], n["grundy"]) for n in raw["nodes"]],
+        edges=[(a, b) for a, b in raw["edges"]],
+        svg=svg,
+    )
 
 
 def _spec_only(game, name: str, instead: str) -> None:

@@ -107,6 +107,10 @@ export default {
   'explain.split': 'This move leaves several heaps, {parts}: a sum of games, whose value is the nim-sum (XOR) of the parts\u2019 values.',
   'explain.deeper': '(deep enough: explain this position on its own to go further)',
   'explain.emptyOption': '(nothing is left: value 0)',
+  'explain.graph': 'Game graph of {sum}',
+  'explain.graphNote': ({ n }) => `All ${n} ${plural(n, 'position', 'positions')} reachable, each move an arrow, each position with its Grundy value; the filled boxes with a double border are the positions of value 0, where the player to move loses.`,
+  'explain.graphTooLarge': 'The game graph of {sum} has more than {n} positions, too many to draw here (the command grundy graph draws larger ones).',
+  'explain.graphTangled': 'The game graph of {sum} has too many long moves to draw clearly here (the command grundy graph lists it).',
   'explain.truncated': 'Only the first options are listed.',
 
   'seq.title': 'Grundy sequence',

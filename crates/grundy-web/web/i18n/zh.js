@@ -151,6 +151,10 @@ export default {
   'explain.split': '这一步留下了几堆：{parts}。这是一个游戏和，它的值是各部分的值的尼姆和（异或）。',
   'explain.deeper': '（已经够深了：单独讲解这个局面可以继续）',
   'explain.emptyOption': '（什么都不剩：值为 0）',
+  'explain.graph': '{sum} 的游戏图',
+  'explain.graphNote': '从这里能到达的全部 {n} 个局面，每一步走法是一个箭头，每个局面标出 Grundy 值；填色、双边框的方框是值为 0 的局面，轮到走棋的一方必败。',
+  'explain.graphTooLarge': '{sum} 的游戏图有超过 {n} 个局面，太多，这里不画（命令 grundy graph 可以画更大的图）。',
+  'explain.graphTangled': '{sum} 的游戏图里跨越很多层的走法太多，这里画不清楚（命令 grundy graph 可以列出它）。',
   'explain.truncated': '这里只列出了前面一部分后继局面。',
 
   'seq.title': 'Grundy 序列',

@@ -10,12 +10,13 @@
 //! same bytes.
 
 use super::Graph;
+use crate::error::{Error, Result};
 use layout::core::base::Orientation;
 use layout::core::color::Color;
 use layout::core::format::{ClipHandle, RenderBackend};
 use layout::core::geometry::Point;
-use layout::core::style::StyleAttr;
-use layout::std_shapes::shapes::{Arrow, Element, ShapeKind};
+use layout::core::style::{LineStyleKind, StyleAttr};
+use layout::std_shapes::shapes::{Arrow, Element, LineEndKind, ShapeKind};
 use layout::topo::layout::VisualGraph;
 use std::fmt::Write as _;
 
@@ -45,9 +46,27 @@ const LAYOUT_SCALE: usize = 4;
 /// Space around the picture.
 const MARGIN: f64 = 12.0;
 
-/// Draws `graph` as an SVG document.
-pub fn render(graph: &Graph) -> String {
+/// The most layers that long moves may cross, counted over all moves, in a
+/// picture: each crossing is a bend the layout places, and past this the
+/// picture is a tangle, and its layout takes seconds (the time grows with
+/// about the square of this count: `nim 15` crosses 560 layers, `nim 16` 680).
+pub const MOST_CROSSINGS: usize = 600;
+
+/// Draws `graph` as an SVG document, or says why it is too tangled to draw.
+pub fn render(graph: &Graph) -> Result<String> {
+    let order = Order::of(graph);
+    let crossings = order.crossings(graph);
+    if crossings > MOST_CROSSINGS {
+        return Err(Error::invalid(format!(
+            "the graph of {} is too tangled to draw: its {} moves cross {crossings} layers in all (at most {MOST_CROSSINGS}); draw a smaller position, or list it without --svg",
+            graph.game,
+            graph.edges().len()
+        )));
+    }
     let mut visual = VisualGraph::new(Orientation::TopToBottom);
+    // The layout checks the whole graph after each edge when asked to
+    // validate, which takes exponential time on long chains of moves.
+    visual.dag.set_validate(false);
     let mut handles = Vec::with_capacity(graph.nodes.len());
     for (i, node) in graph.nodes.iter().enumerate() {
         let look = StyleAttr::new(Color::fast("black"), 1, None, 0, LAYOUT_SCALE);
@@ -61,12 +80,103 @@ pub fn render(graph: &Graph) -> String {
         );
         handles.push(visual.add_node(element));
     }
-    for (from, to) in graph.edges() {
-        visual.add_edge(Arrow::simple(""), handles[from], handles[to]);
+    // Edges are added with their sources in topological order, and a move
+    // that closes a cycle (loopy games) reversed beforehand, so that the
+    // layout's own cycle check finds nothing to walk.
+    for &from in &order.topological {
+        for &to in &graph.nodes[from].options {
+            if order.is_back(from, to) {
+                let arrow = Arrow::new(
+                    LineEndKind::Arrow,
+                    LineEndKind::None,
+                    LineStyleKind::Normal,
+                    "",
+                    &StyleAttr::simple(),
+                    &None,
+                    &None,
+                );
+                visual.add_edge(arrow, handles[to], handles[from]);
+            } else {
+                visual.add_edge(Arrow::simple(""), handles[from], handles[to]);
+            }
+        }
     }
     let mut canvas = Canvas::default();
     visual.do_it(false, false, false, &mut canvas);
-    canvas.write(graph)
+    Ok(canvas.write(graph))
+}
+
+/// The nodes in an order where every move goes down, but for moves that
+/// close a cycle.
+struct Order {
+    /// The nodes, each before the nodes its moves lead to.
+    topological: Vec<usize>,
+    /// Each node's place in `topological`.
+    place: Vec<usize>,
+}
+
+impl Order {
+    fn of(graph: &Graph) -> Order {
+        // Depth first from the given position (every node is reachable from
+        // it): the reverse of the finishing order is topological once the
+        // moves back onto the path are set aside.
+        let n = graph.nodes.len();
+        let mut state = vec![0u8; n]; // 0 new, 1 on the path, 2 done
+        let mut finished = Vec::with_capacity(n);
+        for root in 0..n {
+            if state[root] != 0 {
+                continue;
+            }
+            let mut stack = vec![(root, 0usize)];
+            state[root] = 1;
+            while let Some(top) = stack.last_mut() {
+                let (node, next) = *top;
+                if let Some(&to) = graph.nodes[node].options.get(next) {
+                    top.1 += 1;
+                    if state[to] == 0 {
+                        state[to] = 1;
+                        stack.push((to, 0));
+                    }
+                } else {
+                    state[node] = 2;
+                    finished.push(node);
+                    stack.pop();
+                }
+            }
+        }
+        finished.reverse();
+        let mut place = vec![0; n];
+        for (i, &node) in finished.iter().enumerate() {
+            place[node] = i;
+        }
+        Order {
+            topological: finished,
+            place,
+        }
+    }
+
+    /// Whether the move `from -> to` goes back up (closes a cycle).
+    fn is_back(&self, from: usize, to: usize) -> bool {
+        self.place[to] <= self.place[from]
+    }
+
+    /// How many layers the moves cross in all when each node is placed one
+    /// layer below the lowest of the nodes that move to it.
+    fn crossings(&self, graph: &Graph) -> usize {
+        let mut layer = vec![0usize; graph.nodes.len()];
+        for &from in &self.topological {
+            for &to in &graph.nodes[from].options {
+                if !self.is_back(from, to) {
+                    layer[to] = layer[to].max(layer[from] + 1);
+                }
+            }
+        }
+        graph
+            .edges()
+            .into_iter()
+            .map(|(from, to)| layer[from].abs_diff(layer[to]).saturating_sub(1))
+            .sum()
+    }
 }
 
 /// The size of a node's box: wide enough for its position and value lines.
@@ -92,8 +202,9 @@ fn proxy_label(width: f64, height: f64) -> String {
 struct Canvas {
     /// (node index, top-left corner, size).
     boxes: Vec<(usize, Point, Point)>,
-    /// Each edge as an SVG path's `d`, with its points for the extent.
-    arrows: Vec<(String, Vec<Point>)>,
+    /// Each edge as an SVG path's `d`, with its points for the extent, and
+    /// whether its head is at its start.
+    arrows: Vec<(String, Vec<Point>, bool)>,
 }
 
 impl RenderBackend for Canvas {
@@ -120,7 +231,7 @@ impl RenderBackend for Canvas {
         &mut self,
         path: &[(Point, Point)],
         _dashed: bool,
-        _head: (bool, bool),
+        head: (bool, bool),
         _look: &StyleAttr,
         _properties: Option<String>,
         _text: &str,
@@ -153,7 +264,8 @@ impl RenderBackend for Canvas {
             );
         }
         let points = path.iter().flat_map(|(a, b)| [*a, *b]).collect();
-        self.arrows.push((d, points));
+        // A move drawn against the layout's direction has its head at the start.
+        self.arrows.push((d, points, head.0));
     }
 
     fn create_clip(&mut self, _: Point, _: Point, _: usize) -> ClipHandle {
@@ -174,7 +286,7 @@ impl Canvas {
             grow(*xy);
             grow(xy.add(*size));
         }
-        for (_, points) in &self.arrows {
+        for (_, points, _) in &self.arrows {
             points.iter().for_each(|p| grow(*p));
         }
         if self.boxes.is_empty() {
@@ -203,7 +315,7 @@ impl Canvas {
         );
         let _ = writeln!(
             svg,
-            r#"<defs><marker id="grundy-graph-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0L10 5L0 10z" fill="{LINE}"/></marker></defs>"#
+            r#"<defs><marker id="grundy-graph-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0L10 5L0 10z" fill="{LINE}"/></marker><marker id="grundy-graph-arrow-back" viewBox="0 0 10 10" refX="0" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M10 0L0 5L10 10z" fill="{LINE}"/></marker></defs>"#
         );
         let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="{N_FILL}"/>"#);
         let _ = writeln!(svg, r#"<g transform="translate({} {})">"#, n(dx), n(dy));
@@ -211,8 +323,15 @@ impl Canvas {
             svg,
             r#"<g fill="none" stroke="{LINE}" stroke-width="1.3" marker-end="url(#grundy-graph-arrow)">"#
         );
-        for (d, _) in &self.arrows {
-            let _ = writeln!(svg, r#"<path d="{d}"/>"#);
+        for (d, _, reversed) in &self.arrows {
+            if *reversed {
+                let _ = writeln!(
+                    svg,
+                    r#"<path d="{d}" marker-end="none" marker-start="url(#grundy-graph-arrow-back)"/>"#
+                );
+            } else {
+                let _ = writeln!(svg, r#"<path d="{d}"/>"#);
+            }
         }
         svg.push_str("</g>\n");
         for (index, xy, size) in &self.boxes {
@@ -332,7 +451,7 @@ mod tests {
     fn picture(words: &str) -> String {
         let words: Vec<String> = words.split_whitespace().map(String::from).collect();
         let mut sum = parse_sum(&words, Settings::default()).unwrap();
-        render(&super::super::build(&mut sum, 100).unwrap())
+        render(&super::super::build(&mut sum, 100).unwrap()).unwrap()
     }
 
     #[test]
@@ -340,14 +459,42 @@ mod tests {
         let svg = picture("sub:1,2,3 7");
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert_eq!(svg.matches("<title>").count(), 1 + 8);
-        // 18 moves and the arrowhead.
-        assert_eq!(svg.matches("<path d=\"M").count(), 18 + 1);
+        // 18 moves and the two arrowheads (down, and back up a cycle).
+        assert_eq!(svg.matches("<path d=\"M").count(), 18 + 2);
+        assert!(!svg.contains("marker-start"));
         assert_eq!(svg.matches(&format!("fill=\"{P_FILL}\"")).count(), 2 + 1);
     }
 
     #[test]
     fn the_same_graph_gives_the_same_bytes() {
         assert_eq!(picture("kayles 5"), picture("kayles 5"));
+    }
+
+    #[test]
+    fn a_move_that_closes_a_cycle_is_drawn_back_up() {
+        let dag = "a b\nb c\nc a\nc d\n";
+        let files = std::collections::BTreeMap::from([("g.txt".to_string(), dag.to_string())]);
+        let words: Vec<String> = ["dag:g.txt", "a"].map(String::from).to_vec();
+        let mut sum = crate::spec::parse_sum_from(
+            &words,
+            Settings::default(),
+            &crate::spec::Sources::Given(&files),
+        )
+        .unwrap();
+        let graph = super::super::build(&mut sum, 100).unwrap();
+        assert_eq!(graph.edges(), [(0, 1), (1, 2), (2, 3), (2, 0)]);
+        let svg = render(&graph).unwrap();
+        assert_eq!(svg.matches("marker-start=").count(), 1);
+        assert_eq!(svg.matches("<path d=\"M").count(), 4 + 2);
+    }
+
+    #[test]
+    fn a_tangle_of_long_moves_is_refused() {
+        let words: Vec<String> = ["nim", "16"].map(String::from).to_vec();
+        let mut sum = parse_sum(&words, Settings::default()).unwrap();
+        let graph = super::super::build(&mut sum, 100).unwrap();
+        let e = render(&graph).unwrap_err().to_string();
+        assert!(e.contains("cross 680 layers"), "{e}");
     }
 
     #[test]
