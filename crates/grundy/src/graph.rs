@@ -276,7 +276,14 @@ impl Graph {
                     .iter()
                     .map(|&o| self.nodes[o].position.as_str())
                     .collect();
-                format!("-> {}", names.join(", "))
+                // Positions such as `3,1,2` hold commas themselves: then the
+                // options are set apart by semicolons.
+                let separator = if names.iter().any(|n| n.contains(',')) {
+                    "; "
+                } else {
+                    ", "
+                };
+                format!("-> {}", names.join(separator))
             };
             let _ = writeln!(
                 text,
