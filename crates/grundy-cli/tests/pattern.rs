@@ -4,15 +4,15 @@
 //! against `grundy value` on huge heaps where the pattern is proven.
 
 mod common;
-use common::{fails, json, stdout};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use common::{fails, json, run_with, scratch, stdout};
+use std::path::Path;
+use std::process::Command;
 
 /// A script of two-number positions with a known answer: a token on a grid
 /// moves 1 or 2 squares left or down, a sum of two `sub:1,2` heaps, so
 /// G(r, c) = (r mod 3) xor (c mod 3).
 fn grid_script() -> String {
-    let path = scratch("grid.rhai");
+    let path = scratch("pattern", "grid.rhai");
     std::fs::write(
         &path,
         r#"
@@ -43,7 +43,7 @@ fn table() {
 /// any number may be taken (G = c), on row r >= 1 one to r (G = c mod
 /// (r + 1)); no one period fits every row.
 fn strip_script() -> String {
-    let path = scratch("strip.rhai");
+    let path = scratch("pattern", "strip.rhai");
     std::fs::write(
         &path,
         r#"
@@ -417,34 +417,6 @@ fn a_sums_pattern_holds_far_past_its_table_or_is_none() {
     }
 }
 
-/// Where emitted programs are built.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("grundy-pattern-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-/// Runs `program` with `input` on stdin; its stdout.
-fn run_with(program: &mut Command, input: &str) -> String {
-    let mut child = program
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Fed from another thread: a long input and its answers would fill both
-    // pipes, each side waiting for the other to read.
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    let feeder = std::thread::spawn(move || {
-        use std::io::Write;
-        stdin.write_all(input.as_bytes()).unwrap();
-    });
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    assert!(out.status.success());
-    String::from_utf8(out.stdout).unwrap()
-}
-
 fn compile(status: std::process::ExitStatus, what: &str, source: &Path) {
     assert!(status.success(), "{what} failed on {}", source.display());
 }
@@ -466,7 +438,7 @@ fn answers(
     };
     let printed = match language {
         "cpp" => {
-            let source = scratch(&format!("{name}.cpp"));
+            let source = scratch("pattern", &format!("{name}.cpp"));
             let read = if two {
                 format!("long long r, c; while (scanf(\"%lld %lld\", &r, &c) == 2) printf(\"%lld\\n\", (long long){function}(r, c));")
             } else {
@@ -477,7 +449,7 @@ fn answers(
                 format!("#include <cstdio>\n{code}\nint main() {{ {read} }}\n"),
             )
             .unwrap();
-            let binary = scratch(name);
+            let binary = scratch("pattern", name);
             let status = Command::new("g++")
                 .args(["-std=c++17", "-O1", "-Wall", "-Werror", "-o"])
                 .arg(&binary)
@@ -488,7 +460,7 @@ fn answers(
             run_with(&mut Command::new(&binary), input)
         }
         "rust" => {
-            let source = scratch(&format!("{name}.rs"));
+            let source = scratch("pattern", &format!("{name}.rs"));
             let read = if two {
                 format!("let v: Vec<u64> = line.split_whitespace().map(|x| x.parse().unwrap()).collect(); println!(\"{{}}\", {function}(v[0], v[1]) as u64);")
             } else {
@@ -499,7 +471,7 @@ fn answers(
                 format!("{code}\nfn main() {{ for line in std::io::stdin().lines() {{ let line = line.unwrap(); {read} }} }}\n"),
             )
             .unwrap();
-            let binary = scratch(&format!("{name}-rs"));
+            let binary = scratch("pattern", &format!("{name}-rs"));
             let status = Command::new("rustc")
                 .args(["-O", "-D", "warnings", "--edition", "2021", "-o"])
                 .arg(&binary)
@@ -510,7 +482,7 @@ fn answers(
             run_with(&mut Command::new(&binary), input)
         }
         _ => {
-            let source = scratch(&format!("{name}.py"));
+            let source = scratch("pattern", &format!("{name}.py"));
             let call = if two {
                 format!("{function}(*map(int, line.split()))")
             } else {

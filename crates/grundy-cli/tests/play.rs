@@ -2,70 +2,11 @@
 //! winning position, beats a driver that plays random legal moves, in normal
 //! and misère play, for several families.
 
-use grundy::family::Settings;
-use grundy::play::legal_moves;
-use grundy::spec::parse_sum;
-use grundy::sum::Component;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+mod common;
 
-/// Plays one game and returns the `winner:` line's word.
-#[allow(clippy::zombie_processes)] // every path waits; the lint cannot see through the loop
-fn play_randomly(args: &[&str], misere: bool, seed: u64) -> String {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
-    command.arg("play").args(args).args(["--first", "computer"]);
-    if misere {
-        command.arg("--misere");
-    }
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let spec_args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let mut sum = parse_sum(&spec_args, Settings::default()).unwrap();
-    let mut state = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    let mut position = String::new();
-    let mut turns = 0;
-    for line in lines.by_ref() {
-        let line = line.unwrap();
-        if let Some(rest) = line.strip_prefix("position:") {
-            position = rest.trim().to_string();
-        } else if line == "your move?" {
-            turns += 1;
-            assert!(turns < 10_000, "the game does not end");
-            let components: Vec<Component> = position
-                .split_whitespace()
-                .map(|p| Component {
-                    family: 0,
-                    position: sum.family(0).parse(p).unwrap(),
-                })
-                .collect();
-            sum.set_components(components);
-            let moves = legal_moves(&mut sum).unwrap();
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let mv = &moves[(state >> 33) as usize % moves.len()];
-            let to: Vec<String> = mv.to.iter().map(|p| sum.format(0, p)).collect();
-            writeln!(stdin, "{}:{}", mv.component + 1, to.join("+")).unwrap();
-            stdin.flush().unwrap();
-        } else if let Some(winner) = line.strip_prefix("winner:") {
-            drop(stdin);
-            child.wait().unwrap();
-            return winner.trim().to_string();
-        } else if line.contains("try again") {
-            panic!("the driver's move was refused: {line}");
-        }
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    panic!("no winner line");
-}
+use common::play_randomly;
+use std::io::Write;
+use std::process::{Command, Stdio};
 
 #[test]
 fn the_computer_wins_from_winning_positions() {

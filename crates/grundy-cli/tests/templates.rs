@@ -8,19 +8,12 @@
 //! `CI`), where both must be there.
 
 mod common;
-use common::{json, stdout};
+use common::{json, run_with, scratch, stdout};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 fn template(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../examples/templates/{name}"))
-}
-
-/// Where the programs are built.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("grundy-templates-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
 }
 
 /// Whether `tool` runs here; if not, a note, or a failure under CI.
@@ -41,25 +34,6 @@ fn have(tool: &str) -> bool {
     found
 }
 
-/// Runs `program` with `input` on stdin; its stdout.
-fn run_with(program: &mut Command, input: &str) -> String {
-    let mut child = program
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    let feeder = std::thread::spawn(move || {
-        use std::io::Write;
-        stdin.write_all(input.as_bytes()).unwrap();
-    });
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    assert!(out.status.success(), "{program:?} failed");
-    String::from_utf8(out.stdout).unwrap()
-}
-
 /// A template built for one language: its input to what it printed.
 type Program = Box<dyn Fn(&str) -> String>;
 
@@ -68,7 +42,7 @@ fn programs(stem: &str) -> Vec<(&'static str, Program)> {
     let mut out: Vec<(&'static str, Program)> = Vec::new();
     if have("g++") {
         let source = template(&format!("{stem}.cpp"));
-        let binary = scratch(stem);
+        let binary = scratch("templates", stem);
         let status = Command::new("g++")
             .args(["-std=c++17", "-O2", "-Wall", "-Werror", "-o"])
             .arg(&binary)

@@ -3,12 +3,8 @@
 
 mod common;
 
-use common::{fails, json, stdout};
-use grundy::family::Settings;
-use grundy::play::legal_moves;
-use grundy::spec::parse_sum;
-use grundy::sum::Component;
-use std::io::{BufRead, BufReader, Write};
+use common::{fails, json, play_randomly, stdout};
+use std::io::Write;
 use std::process::{Command, Stdio};
 
 /// The spec of a Hackenbush example of the repository.
@@ -158,57 +154,6 @@ fn bad_input_is_one_line_and_status_2() {
     }
 }
 
-/// Plays one game against random legal moves; returns the `winner:` word.
-#[allow(clippy::zombie_processes)] // every path waits
-fn play_randomly(args: &[&str], seed: u64) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .arg("play")
-        .args(args)
-        .args(["--first", "computer"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let owned: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let mut sum = parse_sum(&owned, Settings::default()).unwrap();
-    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-    let mut position = String::new();
-    for line in lines {
-        let line = line.unwrap();
-        if let Some(rest) = line.strip_prefix("position:") {
-            position = rest.trim().to_string();
-        } else if line == "your move?" {
-            let components: Vec<Component> = position
-                .split_whitespace()
-                .map(|p| Component {
-                    family: 0,
-                    position: sum.family(0).parse(p).unwrap(),
-                })
-                .collect();
-            sum.set_components(components);
-            let moves = legal_moves(&mut sum).unwrap();
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let mv = &moves[(state >> 33) as usize % moves.len()];
-            let to: Vec<String> = mv.to.iter().map(|p| sum.format(0, p)).collect();
-            writeln!(stdin, "{}:{}", mv.component + 1, to.join("+")).unwrap();
-            stdin.flush().unwrap();
-        } else if let Some(winner) = line.strip_prefix("winner:") {
-            drop(stdin);
-            child.wait().unwrap();
-            return winner.trim().to_string();
-        } else if line.contains("try again") {
-            panic!("the driver's move was refused: {line}");
-        }
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    panic!("no winner line");
-}
-
 #[test]
 fn the_computer_wins_from_winning_positions() {
     let tree = example("hackenbush-tree.txt");
@@ -223,7 +168,7 @@ fn the_computer_wins_from_winning_positions() {
     for args in games {
         for seed in 0..4 {
             assert_eq!(
-                play_randomly(args, seed),
+                play_randomly(args, false, seed),
                 "computer",
                 "{args:?} seed={seed}"
             );

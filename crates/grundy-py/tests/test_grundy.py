@@ -373,7 +373,16 @@ def test_dtypes_widen():
     assert grundy.table("knight:8").dtype == np.uint16
 
 
-def test_ctrl_c_stops_a_long_seq():
+@pytest.fixture
+def ctrl_c_raises():
+    """Ctrl-C raises KeyboardInterrupt, as in a terminal, even where the
+    tests were started with SIGINT ignored (a shell's background job)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+def test_ctrl_c_stops_a_long_seq(ctrl_c_raises):
     timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
     started = time.monotonic()
     timer.start()
@@ -435,7 +444,7 @@ class Slow(grundy.Game):
         return [n - 1] if n else []
 
 
-def test_ctrl_c_stops_a_python_game():
+def test_ctrl_c_stops_a_python_game(ctrl_c_raises):
     timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
     started = time.monotonic()
     timer.start()
