@@ -50,6 +50,8 @@ def guide_examples():
 def run_in_page(pg, command):
     """Clicks the Run button of `command` on the open page; what it printed."""
     box = pg.locator(".grundy-run").filter(has=pg.locator(f"input[value={json.dumps(command)}]")).first
+    # An exercise's answer is folded away: open it, as a reader does.
+    box.evaluate("b => { const d = b.closest('details'); if (d) d.open = true; }")
     box.scroll_into_view_if_needed()
     box.get_by_role("button", name="Run").click()
     expect(box).not_to_have_attribute("data-state", "running", timeout=60_000)
