@@ -497,8 +497,6 @@ struct PatternRequest {
     files: Files,
 }
 
-/// `grundy pattern --json`, plus `code`: the function in each language
-/// (`null` when there is no pattern).
 impl Check for PatternRequest {
     fn check(&self, limits: &Limits) -> Result<(), ApiError> {
         let max = self.max.unwrap_or(4095);
@@ -513,6 +511,8 @@ impl Check for PatternRequest {
     }
 }
 
+/// `grundy pattern --json`, plus `code`: the function in each language
+/// (`null` when there is no pattern).
 fn pattern(request: PatternRequest, cx: &Context) -> Answer {
     use grundy::pattern::{code, find_game, Language};
     request.check(cx.limits)?;
@@ -553,7 +553,6 @@ struct QuotientRequest {
 const QUOTIENT_MAX_HEAP: u32 = 64;
 const QUOTIENT_MAX_ORDER: usize = 4096;
 
-/// `grundy quotient --json`.
 impl Check for QuotientRequest {
     fn check(&self, limits: &Limits) -> Result<(), ApiError> {
         let max_heap = self.max_heap.unwrap_or(20);
@@ -567,6 +566,7 @@ impl Check for QuotientRequest {
     }
 }
 
+/// `grundy quotient --json`.
 fn quotient(request: QuotientRequest, cx: &Context) -> Answer {
     request.check(cx.limits)?;
     let max_heap = request.max_heap.unwrap_or(20);

@@ -50,9 +50,9 @@ export function render(root, params) {
     }
     const graphBox = el('section', { class: 'graph', testid: 'explain-graph' });
     output.append(graphBox);
-    gameGraph(g + ' ' + list.join(' '), graphBox);
+    const sum = g + ' ' + list.join(' ');
+    gameGraph(sum, graphBox);
     if (list.length > 1) {
-      const sum = g + ' ' + list.join(' ');
       output.append(el('p', { class: 'actions' }, el('button', {
         type: 'button', class: 'button', testid: 'analyse-sum', text: t('explain.analyseSum', { sum }),
         onclick: () => go('analyse', { sum }),

@@ -152,28 +152,31 @@ fn explore(
             sum.analyze(0)?.nim_sum
         };
         let mut options = Vec::new();
-        for (s, slot) in slots.iter().enumerate().filter(|_| !over) {
-            for (p, part) in slot.parts.iter().enumerate() {
-                for m in sum.family_mut(slot.family).moves(part)? {
-                    let mut after = slots.clone();
-                    let parts = &mut after[s].parts;
-                    parts.splice(p..=p, m.to);
-                    parts.sort();
-                    let key = canonical(&after);
-                    let target = match index.get(&key) {
-                        Some(&found) => found,
-                        None => {
-                            if positions.len() == max_nodes {
-                                return Err(too_many());
+        // A position that ends the game has no move.
+        if !over {
+            for (s, slot) in slots.iter().enumerate() {
+                for (p, part) in slot.parts.iter().enumerate() {
+                    for m in sum.family_mut(slot.family).moves(part)? {
+                        let mut after = slots.clone();
+                        let parts = &mut after[s].parts;
+                        parts.splice(p..=p, m.to);
+                        parts.sort();
+                        let key = canonical(&after);
+                        let target = match index.get(&key) {
+                            Some(&found) => found,
+                            None => {
+                                if positions.len() == max_nodes {
+                                    return Err(too_many());
+                                }
+                                let new = positions.len();
+                                index.insert(key, new);
+                                positions.push(after);
+                                new
                             }
-                            let new = positions.len();
-                            index.insert(key, new);
-                            positions.push(after);
-                            new
+                        };
+                        if !options.contains(&target) {
+                            options.push(target);
                         }
-                    };
-                    if !options.contains(&target) {
-                        options.push(target);
                     }
                 }
             }
@@ -358,11 +361,9 @@ fn dot_string(text: &str) -> String {
     out
 }
 
-/// Text inside one of DOT's HTML-like labels.
+/// Text inside one of DOT's HTML-like labels: escaped as in the SVG.
 fn html(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    svg::escape(text)
 }
 
 #[cfg(test)]

@@ -498,8 +498,6 @@ fn example_of(family: &str) -> &'static str {
         "knight" => return "knight:8",
         "dag" => return "dag:graph.txt",
         "nodekayles" => return "nodekayles:graph.txt",
-        "hackenbush" => return "hackenbush:examples/hackenbush-tree.txt",
-        "moore" => return "moore:2",
         "script" => return "script:examples/kayles.rhai",
         "hex" => return "hex:0.F",
         "sticks" => return "sticks:3",

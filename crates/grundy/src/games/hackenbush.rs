@@ -22,6 +22,7 @@ use crate::family::{Family, Move};
 use crate::game::{Game, Parts};
 use crate::nimber::Value;
 use crate::position::Position;
+use crate::search::Bits;
 use std::collections::HashMap;
 
 /// The most edges a graph may have.
@@ -29,14 +30,7 @@ pub const MAX_EDGES: usize = 128;
 
 /// The members of a set of edges, in increasing order.
 fn members(set: u128) -> impl Iterator<Item = usize> {
-    let mut rest = set;
-    std::iter::from_fn(move || {
-        (rest != 0).then(|| {
-            let e = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            e
-        })
-    })
+    set.members().map(|e| e as usize)
 }
 
 /// The graph: each edge's two ends, and each vertex's edges.

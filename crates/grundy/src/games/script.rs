@@ -295,7 +295,6 @@ impl ScriptGame {
         // Errors inside functions the script calls come wrapped, one layer
         // a call: the innermost one has the place.
         let mut inner = function.to_string();
-        let inner_call = function.to_string();
         let mut error = error;
         let mut place = error.position();
         while let EvalAltResult::ErrorInFunctionCall(name, _, cause, at) = error {
@@ -316,8 +315,8 @@ impl ScriptGame {
                 "ran for more than {MAX_OPERATIONS} operations in one call (an endless loop?)"
             ),
             EvalAltResult::ErrorDataTooLarge(what, _) if what.starts_with("Size of array") => {
-                let bound = self.array_bound_of(&inner_call);
-                if inner_call == "table" {
+                let bound = self.array_bound_of(function);
+                if function == "table" {
                     format!("an array grew past {bound} items (items of arrays inside count too), the most a table may list")
                 } else if bound < MAX_ARRAY_ITEMS {
                     format!("an array grew past {bound} items (items of arrays inside count too), more than the state budget lets one call build (--max-states); return fewer options, or raise --max-states")

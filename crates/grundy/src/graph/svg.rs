@@ -435,7 +435,7 @@ fn n(x: f64) -> String {
 }
 
 /// Text for SVG: `&`, `<`, `>` and `"` escaped.
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
