@@ -7,6 +7,13 @@
 #   bench/vs-ogsolve.sh quick      # small sizes only
 #   GRUNDY_SIMD=avx2 bench/vs-ogsolve.sh   # one instruction path only
 #   CASES="0.007:1000000" bench/vs-ogsolve.sh   # some cases only (GAME:N)
+#   THREADS=2 bench/vs-ogsolve.sh  # grundy on every core (ogsolve has one)
+#
+# Like for like by default: both programs run one thread on the same core
+# (`taskset`, and GRUNDY_THREADS=1 for grundy). With THREADS=2 grundy runs
+# unpinned with its default threads (a helper thread marks ahead on the
+# games with many rare heaps); ogsolve's octal solver has one thread either
+# way.
 #
 # Runs every case on every instruction path the processor supports
 # (avx512, avx2, portable: see GRUNDY_SIMD in the README), or only on the
@@ -57,6 +64,16 @@ cpu_field() { sed -n "s/^$1[[:space:]]*: *//p" /proc/cpuinfo | head -1; }
 echo "processor: $(cpu_field 'model name') (family $(cpu_field 'cpu family'), model $(cpu_field model), stepping $(cpu_field stepping))"
 echo "vector flags: $(cpu_field flags | tr ' ' '\n' | grep -E '^(avx2|avx512f|avx512bw|avx512vl|avx512vbmi)$' | tr '\n' ' ')"
 echo "paths:$paths"
+threads=${THREADS:-1}
+if [ "$threads" = 1 ]; then
+  core=$(( $(nproc) - 1 ))
+  pin=(taskset -c "$core")
+  export GRUNDY_THREADS=1
+  echo "threads: grundy 1, ogsolve 1, both on core $core"
+else
+  pin=()
+  echo "threads: grundy $(nproc) (unpinned), ogsolve 1"
+fi
 
 printf '%-8s %10s %-9s %10s %10s %8s  %s\n' game n path ours ogsolve ratio values
 for case in $cases; do
@@ -70,7 +87,7 @@ for case in $cases; do
     # timed run would bill the file system's cleanup to it.
     rm -f "$work/og-$method.txt"
     start=$(now)
-    "$peer/bin/ogsolve" -m "$method" -n "$n" -p "$game" > "$work/og-$method.txt"
+    "${pin[@]}" "$peer/bin/ogsolve" -m "$method" -n "$n" -p "$game" > "$work/og-$method.txt"
     secs=$(echo "$(now) - $start" | bc)
     if [ -z "$best" ] || [ "$(echo "$secs < $best" | bc)" = 1 ]; then
       best=$secs
@@ -86,7 +103,7 @@ for case in $cases; do
     for run in 1 2 3; do
       rm -f "$work/ours.txt"
       start=$(now)
-      GRUNDY_SIMD=$path "$grundy" seq "$game" --to "$n" --out "$work/ours.txt" --quiet --max-states 2000000000
+      GRUNDY_SIMD=$path "${pin[@]}" "$grundy" seq "$game" --to "$n" --out "$work/ours.txt" --quiet --max-states 2000000000
       secs=$(echo "$(now) - $start" | bc)
       if [ -z "$ours" ] || [ "$(echo "$secs < $ours" | bc)" = 1 ]; then ours=$secs; fi
       if [ "$(echo "$secs >= 2" | bc)" = 1 ]; then break; fi

@@ -298,8 +298,12 @@ mod tests {
         // Every path of the engine the game can take, forced: two threads
         // from the first heaps, scalar marks or search, no vector code.
         type Force = fn(&mut Engine);
-        let forced: [(&str, Force); 5] = [
+        let forced: [(&str, Force); 6] = [
             ("two threads", |e| e.parallel_from(0)),
+            ("blocks on one thread", |e| {
+                e.parallel_from(0);
+                e.block_helper(false)
+            }),
             ("one thread", |e| e.parallel_from(usize::MAX)),
             ("scalar marks", |e| e.scalar_marks()),
             ("scalar search", |e| e.scalar_search_only()),

@@ -435,8 +435,12 @@ pub struct Engine {
     next_review: usize,
     /// Forces the plain method (for tests and `--verify`).
     plain_only: bool,
-    /// Heaps from which blocks are computed on two threads (`usize::MAX`: never).
+    /// Heaps from which blocks are computed ([`Engine::parallel_block`];
+    /// `usize::MAX`: never).
     parallel_from: usize,
+    /// Whether a helper thread marks the next block's options while this
+    /// one finishes the current block (two cores or more).
+    helper: bool,
     /// The instruction path of each part ([`Path::default_path`] unless set).
     vector: Vector,
     /// Whether heaps whose values are all below 64 take [`small_run`]
@@ -478,10 +482,10 @@ const TRIPLE_PROGRESS_STEP: usize = 1 << 10;
 /// arrays of this many bits and bytes).
 const MAX_RARE_BOUND: u32 = 4096;
 
-/// Heaps from which the two-thread path is used, when there are two cores.
+/// Heaps from which blocks are computed ([`Engine::parallel_block`]).
 const PARALLEL_FROM: usize = 1 << 12;
 
-/// Heaps per block of the two-thread path. This thread marks, heap by
+/// Heaps per block of the block path. This thread marks, heap by
 /// heap, the options through rare heaps whose partner is in the block
 /// before: with 256 rather than 512, fewer of them (0.6 at 10^6 on the
 /// AVX2 path: 2.48 s against 2.86 s, medians of three alternate runs).
@@ -506,11 +510,8 @@ impl Engine {
             },
             next_review: FIRST_REVIEW,
             plain_only: false,
-            parallel_from: if std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2 {
-                PARALLEL_FROM
-            } else {
-                usize::MAX
-            },
+            parallel_from: PARALLEL_FROM,
+            helper: crate::search::default_threads() >= 2,
             vector: Vector::on(Path::default_path()),
             small: true,
         }
@@ -752,19 +753,27 @@ impl Engine {
         self.small = false;
     }
 
-    /// Testing aid: use the two-thread path from heap `from` on.
+    /// Testing aid: use the block path from heap `from` on.
     pub fn parallel_from(&mut self, from: usize) {
         self.parallel_from = from;
     }
 
-    /// Computes heaps from the next one up to `limit` (exclusive) on two
-    /// threads, in blocks: while this thread finishes a block, the other
-    /// marks, for every heap of the next block, the options through rare heaps
-    /// whose partner is already known (older than the block being finished).
+    /// Computes blocks on one thread (`false`) or with a helper thread
+    /// (`true`). The default is a helper when `GRUNDY_THREADS` (or, unset,
+    /// the processor) allows two threads or more.
+    pub fn block_helper(&mut self, helper: bool) {
+        self.helper = helper;
+    }
+
+    /// Computes heaps from the next one up to `limit` (exclusive) in
+    /// blocks: for every heap of a block, the options through rare heaps
+    /// whose partner is older than the block before are marked block-wise,
+    /// by a helper thread while this one finishes the block before (or by
+    /// this thread once it is done, with one thread).
     /// This thread then adds the options through the few remaining rare heaps,
     /// takes the mex and searches for wanted values exactly as on one thread:
     /// nothing is guessed. Returns the number of heaps added, 0 when the
-    /// two-thread path does not apply (few rare heaps, few heaps left).
+    /// block path does not apply (few rare heaps, few heaps left).
     fn parallel_block(&mut self, limit: usize) -> usize {
         let start = self.values.len();
         let bound = self.work.bound;
@@ -794,6 +803,7 @@ impl Engine {
                     &mut work.stats,
                     bound,
                     &mut work.scratch,
+                    self.helper,
                 )
             };
         }

@@ -1,5 +1,6 @@
-//! The two-thread path: a helper thread marks the next block's options
-//! through old rare heaps while this thread finishes the current block.
+//! The block path: the options of a block of heaps through old rare heaps
+//! are marked block-wise, by a helper thread while this thread finishes the
+//! block before, or by this thread alone.
 
 use super::search::{confirm, decide};
 use super::single::take_marks;
@@ -110,16 +111,22 @@ impl<T> Shared<T> {
     }
 }
 
-/// The two-thread path of [`Engine::parallel_block`]: extends `table` from
+/// The block path of [`Engine::parallel_block`]: extends `table` from
 /// its length up to `limit` (or fewer: it stops after a value reaching `bound`,
 /// which needs wider marks) and returns the rare heaps found, with their values.
 ///
-/// One helper thread lives for the whole call. While this thread computes
-/// block `i`, the helper marks for block `i + 1` the options through rare heaps
-/// whose partner is below the start of block `i`. The table and the lists of
+/// The options of a block of heaps through the rare heaps whose partners
+/// are older than the block before it are marked block-wise
+/// ([`block_marks`]: runs of the table, no gathers or scatters), the rest
+/// heap by heap. With `helper`, one helper thread lives for the whole call:
+/// while this thread computes block `i`, the helper marks for block `i + 1`
+/// the options through rare heaps whose partner is below the start of block
+/// `i`. Without it, this thread marks them itself once block `i` is done.
+/// The table and the lists of
 /// rare heaps are sized for the whole run up front and written through raw
 /// pointers, so nothing moves; the helper only ever reads entries below the
 /// start of the block being computed, which this thread no longer writes.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn pipeline<const W: usize>(
     context: &RareSplit,
     table: &mut Vec<u16>,
@@ -127,6 +134,7 @@ pub(super) fn pipeline<const W: usize>(
     stats: &mut Stats,
     bound: u32,
     scratch: &mut Scratch,
+    helper: bool,
 ) -> Vec<(u32, u32)> {
     use std::sync::mpsc;
     let start = table.len();
@@ -171,13 +179,17 @@ pub(super) fn pipeline<const W: usize>(
             mpsc::channel::<(std::ops::Range<usize>, usize, std::ops::Range<usize>)>();
         let (results, result_queue) = mpsc::channel();
         let old_marks = &old_marks;
-        scope.spawn(move || {
-            for (heaps, cut, heaps_of) in job_queue {
-                if results.send(old_marks(heaps, cut, heaps_of)).is_err() {
-                    break;
+        if helper {
+            scope.spawn(move || {
+                for (heaps, cut, heaps_of) in job_queue {
+                    if results.send(old_marks(heaps, cut, heaps_of)).is_err() {
+                        break;
+                    }
                 }
-            }
-        });
+            });
+        } else {
+            drop((job_queue, results));
+        }
         let first = start..(start + BLOCK).min(limit);
         let (mut pre, steps) = old_marks(first, start, 0..count);
         stats.pair_steps += steps;
@@ -190,8 +202,8 @@ pub(super) fn pipeline<const W: usize>(
             let block = done..(done + BLOCK).min(limit);
             let next = block.end..(block.end + BLOCK).min(limit);
             let split = count * share / 64;
-            let asked =
-                !next.is_empty() && jobs.send((next.clone(), block.start, 0..split)).is_ok();
+            let asked = !next.is_empty()
+                && (!helper || jobs.send((next.clone(), block.start, 0..split)).is_ok());
             let asked_count = count;
             let context = view(count);
             let mut found = 0;
@@ -238,6 +250,9 @@ pub(super) fn pipeline<const W: usize>(
                 }
             }
             let later = asked.then(|| {
+                if !helper {
+                    return old_marks(next.clone(), block.start, 0..asked_count);
+                }
                 let (mut mine, mut steps) = (None, 0);
                 if split < asked_count {
                     let (marks, more) = old_marks(next.clone(), block.start, split..asked_count);
@@ -285,7 +300,7 @@ pub(super) fn pipeline<const W: usize>(
         .collect()
 }
 
-/// G(n) on the two-thread path: `marks` holds the options through rare heaps
+/// G(n) on the block path: `marks` holds the options through rare heaps
 /// whose partner is below `cut` (those in `context.rare`, all below `n`'s
 /// block); this adds the rest (rare heaps up to `m - cut`, from `cut` on, and
 /// `block_rare`, this block's, with their values), the take moves, and

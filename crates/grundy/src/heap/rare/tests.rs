@@ -164,10 +164,11 @@ proptest! {
     }
 
     #[test]
-    fn two_thread_blocks_agree_with_the_plain_engine(
+    fn blocks_on_one_or_two_threads_agree_with_the_plain_engine(
         digits in proptest::collection::vec(0u8..8, 1..5),
         n in 2048usize..12000,
         path in paths(),
+        helper in any::<bool>(),
     ) {
         let mut digits = digits;
         digits.insert(0, 0);
@@ -175,6 +176,7 @@ proptest! {
         let mut engine = Engine::new(rules);
         engine.set_path(path).unwrap();
         engine.parallel_from(0);
+        engine.block_helper(helper);
         // Small values would take the small-value loop instead.
         engine.no_small_run();
         let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
