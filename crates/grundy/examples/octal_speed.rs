@@ -1,5 +1,5 @@
 //! Times the take-and-break engine on one code:
-//! `octal_speed DIGITS N [plain|serial|scalar|novector]`,
+//! `octal_speed DIGITS N [plain|serial|heap|scalar|novector|scalarmarks]`,
 //! e.g. `octal_speed 016 1000000` for 0.16, or `octal_speed grundy 1000000`
 //! for Grundy's game. Prints the instruction path (`GRUNDY_SIMD` forces
 //! one), seconds, G(N) and a checksum.
@@ -26,13 +26,17 @@ fn main() {
     } else {
         Engine::new(rules)
     };
-    // `serial`: one thread only, for comparison.
+    // `serial`: one thread only (blocks without a helper thread).
     if args.get(3).map(String::as_str) == Some("serial") {
+        engine.block_helper(false);
+    }
+    // `heap`: one thread, heap by heap (no blocks), for comparison.
+    if args.get(3).map(String::as_str) == Some("heap") {
         engine.parallel_from(usize::MAX);
     }
     // `scalar`: one thread, and no vector code.
     if args.get(3).map(String::as_str) == Some("scalar") {
-        engine.parallel_from(usize::MAX);
+        engine.block_helper(false);
         engine.scalar_search();
     }
     // `novector`: two threads, no vector code (as `GRUNDY_SIMD=portable`).
@@ -40,7 +44,7 @@ fn main() {
         engine.scalar_search();
     }
     if args.get(3).map(String::as_str) == Some("scalarmarks") {
-        engine.parallel_from(usize::MAX);
+        engine.block_helper(false);
         engine.scalar_marks();
     }
     let start = Instant::now();
