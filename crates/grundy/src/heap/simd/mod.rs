@@ -20,7 +20,9 @@ mod avx2;
 pub use avx2::Avx2;
 mod path;
 mod portable;
-pub use path::{avx2_available, avx512_available, bmi2_available, Path, PATH_VARIABLE};
+pub use path::{
+    avx2_available, avx512_available, bmi2_available, vbmi2_available, Path, PATH_VARIABLE,
+};
 
 /// Whether this processor can run the AVX-512 kernels.
 pub fn available() -> bool {
@@ -138,9 +140,12 @@ pub fn search_to(
         // SAFETY: the features were detected here; the loads stay inside
         // `table` (checked in `search_avx512` before each one).
         a = unsafe {
-            match want.groups {
-                1 => search_avx512::<1>(table, m, a, half, want),
-                2 => search_avx512::<2>(table, m, a, half, want),
+            match (want.groups, vbmi2_available() && !unbatched()) {
+                (1, true) => search_avx512_batched::<1>(table, m, a, half, want),
+                (2, true) => search_avx512_batched::<2>(table, m, a, half, want),
+                (_, true) => search_avx512_batched::<4>(table, m, a, half, want),
+                (1, false) => search_avx512::<1>(table, m, a, half, want),
+                (2, false) => search_avx512::<2>(table, m, a, half, want),
                 _ => search_avx512::<4>(table, m, a, half, want),
             }
         };
@@ -230,6 +235,114 @@ unsafe fn search_avx512<const G: usize>(
             set = load_set(want);
         }
         a += 32;
+    }
+    a
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Testing aid: the AVX-512 search of processors without VBMI2, on
+    /// this thread.
+    static UNBATCHED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the AVX-512 search must take a branch per step (tests only).
+#[inline(always)]
+fn unbatched() -> bool {
+    #[cfg(test)]
+    return UNBATCHED.with(|u| u.get());
+    #[cfg(not(test))]
+    false
+}
+
+/// Steps of 32 splits per batch of [`search_avx512_batched`]: 256 splits
+/// between two updates of the set.
+const BATCH_STEPS: usize = 8;
+
+/// [`search_avx512`] without a branch per step: each step's hits are
+/// packed (`vpcompressw`, AVX-512 VBMI2) into a buffer, and the buffer's
+/// values are taken out of `want` once per [`BATCH_STEPS`] steps, when the
+/// set in the registers is renewed. Early in a search most steps hit, in
+/// lanes no branch predictor can foresee; here a batch costs one branch.
+/// A value found twice in a batch is taken once. Returns where it stopped
+/// (the first split not looked at), at most one batch past the hit that
+/// emptied the set.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+unsafe fn search_avx512_batched<const G: usize>(
+    table: &[u16],
+    m: usize,
+    mut a: usize,
+    half: usize,
+    want: &mut Wanted,
+) -> usize {
+    use std::arch::x86_64::*;
+    debug_assert!(half <= m / 2);
+    let reverse = _mm512_set_epi16(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+        25, 26, 27, 28, 29, 30, 31,
+    );
+    let ones = _mm512_set1_epi16(1);
+    let fifteen = _mm512_set1_epi16(15);
+    let ptr = table.as_ptr();
+    let load_set = |want: &Wanted| {
+        let mut set = [[_mm512_setzero_si512(); 2]; G];
+        for (g, pair) in set.iter_mut().enumerate() {
+            // SAFETY: 64 words per group, 4 groups at most: inside `words`.
+            unsafe {
+                pair[0] = _mm512_loadu_si512(want.words.as_ptr().add(64 * g) as *const _);
+                pair[1] = _mm512_loadu_si512(want.words.as_ptr().add(64 * g + 32) as *const _);
+            }
+        }
+        set
+    };
+    // The hits of a batch, packed; each step stores a whole register at
+    // the end of those so far, so the buffer holds one step more.
+    let mut found = [0u16; 32 * (BATCH_STEPS + 1)];
+    while a + 31 <= half {
+        let set = load_set(want);
+        let mut count = 0;
+        for _ in 0..BATCH_STEPS {
+            if a + 31 > half {
+                break;
+            }
+            // A full step looks at a..a+32, all at most `half`; the
+            // downward load then starts at m - a - 31 >= m - half >= 0 and
+            // ends at m - a < table.len().
+            debug_assert!(m - a < table.len() && a + 31 < table.len());
+            let up = _mm512_loadu_si512(ptr.add(a) as *const _);
+            let down = _mm512_loadu_si512(ptr.add(m - a - 31) as *const _);
+            let down = _mm512_permutexvar_epi16(reverse, down);
+            let v = _mm512_xor_si512(up, down);
+            let index = _mm512_srli_epi16::<4>(v);
+            let mut word = _mm512_permutex2var_epi16(set[0][0], index, set[0][1]);
+            for (g, pair) in set.iter().enumerate().skip(1) {
+                let other = _mm512_permutex2var_epi16(pair[0], index, pair[1]);
+                let group = _mm512_cmpeq_epi16_mask(
+                    _mm512_srli_epi16::<6>(index),
+                    _mm512_set1_epi16(g as i16),
+                );
+                word = _mm512_mask_blend_epi16(group, word, other);
+            }
+            let bit = _mm512_sllv_epi16(ones, _mm512_and_si512(v, fifteen));
+            let hits = _mm512_test_epi16_mask(word, bit);
+            // The hit lanes first, then whatever: only `count` are kept.
+            let packed = _mm512_maskz_compress_epi16(hits, v);
+            // SAFETY: `count <= 32 * steps so far`, so 32 words fit.
+            _mm512_storeu_si512(found.as_mut_ptr().add(count) as *mut _, packed);
+            count += hits.count_ones() as usize;
+            a += 32;
+        }
+        if count > 0 {
+            for &v in &found[..count] {
+                // Values beyond the groups alias in the lookup, and a value
+                // may hit twice in a batch: the exact check is here.
+                want.take(u32::from(v));
+            }
+            if want.count == 0 {
+                return a;
+            }
+        }
     }
     a
 }
@@ -681,7 +794,7 @@ mod tests {
     proptest! {
         #[test]
         fn vector_search_agrees_with_one_at_a_time(
-            table in prop::collection::vec(0u16..1100, 2..400),
+            table in prop::collection::vec(0u16..1100, 2..3000),
             picks in prop::collection::vec(0u32..1024, 0..40),
             scale in 0u32..3,
             m_frac in 0.0f64..1.0,
@@ -697,13 +810,17 @@ mod tests {
             }
             let mut slow = Wanted::from_bits(&bits);
             reference(&table, m, from, &mut slow);
-            for path in Path::supported_paths() {
+            // On AVX-512, both searches: a branch per step, and in batches
+            // where VBMI2 packs the hits.
+            for (path, unbatched) in Path::supported_paths().into_iter().flat_map(|p| [(p, false), (p, true)]) {
+                UNBATCHED.with(|u| u.set(unbatched));
                 let mut fast = Wanted::from_bits(&bits);
                 search(path, &table, m, from, &mut fast);
                 prop_assert_eq!(fast.count, slow.count);
                 prop_assert_eq!(fast.first(), slow.first());
                 prop_assert_eq!(fast.words, slow.words);
             }
+            UNBATCHED.with(|u| u.set(false));
         }
     }
 

@@ -137,6 +137,19 @@ pub fn avx2_available() -> bool {
     }
 }
 
+/// Whether this processor has AVX-512 VBMI2 besides F and BW (`vpcompressw`:
+/// the hits of a step packed in one instruction), for the AVX-512 search.
+pub fn vbmi2_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        avx512_available() && std::arch::is_x86_feature_detected!("avx512vbmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// Whether this processor has AVX2 and BMI2 (variable shifts in one
 /// instruction), for code compiled with both on the x86 vector paths.
 pub fn bmi2_available() -> bool {
