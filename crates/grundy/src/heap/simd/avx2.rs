@@ -20,6 +20,10 @@ const MAX_COMPARED: usize = 4;
 /// in bytes first ([`crate::heap::rare`]'s `confirm`), so that few are left.
 const MAX_WIDE_COMPARED: usize = 8;
 
+/// Steps of 32 splits per batch of [`lookup`]: 256 splits between two
+/// updates of the set.
+const BATCH_STEPS: usize = 8;
+
 /// The vector part of [`super::search_to`] with AVX2: steps of 16 or 32
 /// splits from `a` while they end by `half` (at most `m / 2`); returns the
 /// first split not looked at (or one past the step whose hit emptied the
@@ -178,59 +182,77 @@ unsafe fn lookup<const T: usize>(
     let limit = _mm256_set1_epi8((16 * T).min(127) as i8);
     let ptr = table.as_ptr();
     while a + 31 <= half {
-        // Both halves inside the table: a + 31 <= half <= m - a - 31.
-        let v0 = splits16(ptr, m, a);
-        let v1 = splits16(ptr, m, a + 16);
-        // Byte index v >> 3 (255 from v >= 2048: no table has it) and bit
-        // v & 7, packed to bytes in the same (interleaved) lane order.
-        let index = _mm256_packus_epi16(_mm256_srli_epi16::<3>(v0), _mm256_srli_epi16::<3>(v1));
-        let low = _mm256_packus_epi16(_mm256_and_si256(v0, seven), _mm256_and_si256(v1, seven));
-        // The byte from every table, then the right one by the index's
-        // bits 4, 5 and 6 (moved to each byte's top bit for `vpblendvb`).
-        let mut level = [_mm256_setzero_si256(); T];
-        for (v, tab) in level.iter_mut().zip(&tables) {
-            *v = _mm256_shuffle_epi8(*tab, index);
-        }
-        let selects = [
-            _mm256_slli_epi16::<3>(index),
-            _mm256_slli_epi16::<2>(index),
-            _mm256_slli_epi16::<1>(index),
-        ];
-        let mut width = T;
-        for select in selects {
-            if width == 1 {
+        // A batch of steps, each keeping its hits as a mask of lanes; the
+        // hits are taken out of `want` after the batch, so that a step
+        // costs no branch (early in a search most steps hit, in lanes no
+        // branch predictor can foresee).
+        let start = a;
+        let mut masks = [0u32; BATCH_STEPS];
+        let mut any = 0u32;
+        for mask in masks.iter_mut() {
+            if a + 31 > half {
                 break;
             }
-            width /= 2;
-            for j in 0..width {
-                level[j] = _mm256_blendv_epi8(level[2 * j], level[2 * j + 1], select);
+            // Both halves inside the table: a + 31 <= half <= m - a - 31.
+            let v0 = splits16(ptr, m, a);
+            let v1 = splits16(ptr, m, a + 16);
+            // Byte index v >> 3 (255 from v >= 2048: no table has it) and bit
+            // v & 7, packed to bytes in the same (interleaved) lane order.
+            let index = _mm256_packus_epi16(_mm256_srli_epi16::<3>(v0), _mm256_srli_epi16::<3>(v1));
+            let low = _mm256_packus_epi16(_mm256_and_si256(v0, seven), _mm256_and_si256(v1, seven));
+            // The byte from every table, then the right one by the index's
+            // bits 4, 5 and 6 (moved to each byte's top bit for `vpblendvb`).
+            let mut level = [_mm256_setzero_si256(); T];
+            for (v, tab) in level.iter_mut().zip(&tables) {
+                *v = _mm256_shuffle_epi8(*tab, index);
             }
-        }
-        // Indices past the tables (values from 128 * T) find nothing.
-        // From 128 on, `vpshufb` gives 0 by itself (and the signed
-        // comparison would not).
-        let byte = match T {
-            8 => level[0],
-            _ => _mm256_and_si256(level[0], _mm256_cmpgt_epi8(limit, index)),
-        };
-        let hit = _mm256_and_si256(byte, _mm256_shuffle_epi8(bits, low));
-        if _mm256_testz_si256(hit, hit) == 0 {
+            let selects = [
+                _mm256_slli_epi16::<3>(index),
+                _mm256_slli_epi16::<2>(index),
+                _mm256_slli_epi16::<1>(index),
+            ];
+            let mut width = T;
+            for select in selects {
+                if width == 1 {
+                    break;
+                }
+                width /= 2;
+                for j in 0..width {
+                    level[j] = _mm256_blendv_epi8(level[2 * j], level[2 * j + 1], select);
+                }
+            }
+            // Indices past the tables (values from 128 * T) find nothing.
+            // From 128 on, `vpshufb` gives 0 by itself (and the signed
+            // comparison would not).
+            let byte = match T {
+                8 => level[0],
+                _ => _mm256_and_si256(level[0], _mm256_cmpgt_epi8(limit, index)),
+            };
+            let hit = _mm256_and_si256(byte, _mm256_shuffle_epi8(bits, low));
             let zero = _mm256_cmpeq_epi8(hit, _mm256_setzero_si256());
-            let mut lanes = !(_mm256_movemask_epi8(zero) as u32);
-            while lanes != 0 {
-                // Packed bytes 0-7 are splits 0-7, 8-15 are 16-23, 16-23
-                // are 8-15 and 24-31 are 24-31.
-                let p = lanes.trailing_zeros() as usize;
-                lanes &= lanes - 1;
-                let i = (p & 7) | (p & 8) << 1 | (p & 16) >> 1;
-                want.take(u32::from(table[a + i] ^ table[m - a - i]));
+            *mask = !(_mm256_movemask_epi8(zero) as u32);
+            any |= *mask;
+            a += 32;
+        }
+        if any != 0 {
+            for (s, &mask) in masks.iter().enumerate() {
+                let base = start + 32 * s;
+                let mut lanes = mask;
+                while lanes != 0 {
+                    // Packed bytes 0-7 are splits 0-7, 8-15 are 16-23, 16-23
+                    // are 8-15 and 24-31 are 24-31.
+                    let p = lanes.trailing_zeros() as usize;
+                    lanes &= lanes - 1;
+                    let i = (p & 7) | (p & 8) << 1 | (p & 16) >> 1;
+                    // A value may hit twice in a batch: `take` checks.
+                    want.take(u32::from(table[base + i] ^ table[m - base - i]));
+                }
             }
             if want.count <= MAX_COMPARED {
-                return a + 32;
+                return a;
             }
             tables = load(want);
         }
-        a += 32;
     }
     a
 }
