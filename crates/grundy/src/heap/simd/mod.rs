@@ -167,78 +167,6 @@ pub fn search_to(
     a.min(half + 1) - start
 }
 
-/// The vector part of [`search_to`], for values below `1024 * G`: full
-/// steps of 32 splits from `a` up to `half` (at most `m / 2`); returns where
-/// it stopped (the first split not looked at, or past a hit that emptied the set).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn search_avx512<const G: usize>(
-    table: &[u16],
-    m: usize,
-    mut a: usize,
-    half: usize,
-    want: &mut Wanted,
-) -> usize {
-    use std::arch::x86_64::*;
-    debug_assert!(half <= m / 2);
-    let reverse = _mm512_set_epi16(
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
-        25, 26, 27, 28, 29, 30, 31,
-    );
-    let ones = _mm512_set1_epi16(1);
-    let fifteen = _mm512_set1_epi16(15);
-    let ptr = table.as_ptr();
-    // The set in 2G registers of 32 words: group g is words 64g..64g+64.
-    let load_set = |want: &Wanted| {
-        let mut set = [[_mm512_setzero_si512(); 2]; G];
-        for (g, pair) in set.iter_mut().enumerate() {
-            // SAFETY: 64 words per group, 4 groups at most: inside `words`.
-            unsafe {
-                pair[0] = _mm512_loadu_si512(want.words.as_ptr().add(64 * g) as *const _);
-                pair[1] = _mm512_loadu_si512(want.words.as_ptr().add(64 * g + 32) as *const _);
-            }
-        }
-        set
-    };
-    let mut set = load_set(want);
-    // A full step looks at a..a+32, all at most `half`; the downward load
-    // then starts at m - a - 31 >= m - half >= 0 and ends at m - a < table.len().
-    while a + 31 <= half {
-        debug_assert!(m - a < table.len() && a + 31 < table.len());
-        let up = _mm512_loadu_si512(ptr.add(a) as *const _);
-        let down = _mm512_loadu_si512(ptr.add(m - a - 31) as *const _);
-        let down = _mm512_permutexvar_epi16(reverse, down);
-        let v = _mm512_xor_si512(up, down);
-        let index = _mm512_srli_epi16::<4>(v);
-        let mut word = _mm512_permutex2var_epi16(set[0][0], index, set[0][1]);
-        for (g, pair) in set.iter().enumerate().skip(1) {
-            let other = _mm512_permutex2var_epi16(pair[0], index, pair[1]);
-            let group =
-                _mm512_cmpeq_epi16_mask(_mm512_srli_epi16::<6>(index), _mm512_set1_epi16(g as i16));
-            word = _mm512_mask_blend_epi16(group, word, other);
-        }
-        let bit = _mm512_sllv_epi16(ones, _mm512_and_si512(v, fifteen));
-        let hits = _mm512_test_epi16_mask(word, bit);
-        if hits != 0 {
-            let mut lanes = [0u16; 32];
-            _mm512_storeu_si512(lanes.as_mut_ptr() as *mut _, v);
-            let mut h = hits;
-            while h != 0 {
-                let lane = h.trailing_zeros() as usize;
-                h &= h - 1;
-                // Values beyond the groups alias in the lookup: the exact check is here.
-                want.take(u32::from(lanes[lane]));
-            }
-            if want.count == 0 {
-                return a + 32;
-            }
-            set = load_set(want);
-        }
-        a += 32;
-    }
-    a
-}
-
 #[cfg(test)]
 thread_local! {
     /// Testing aid: the AVX-512 search of processors without VBMI2, on
@@ -253,6 +181,112 @@ fn unbatched() -> bool {
     return UNBATCHED.with(|u| u.get());
     #[cfg(not(test))]
     false
+}
+
+/// The wanted set in 2G registers of 32 words: group g is words
+/// 64g..64g+64.
+///
+/// # Safety
+/// AVX-512F and BW; `G` at most 4.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn set_registers<const G: usize>(want: &Wanted) -> [[std::arch::x86_64::__m512i; 2]; G] {
+    use std::arch::x86_64::*;
+    let mut set = [[_mm512_setzero_si512(); 2]; G];
+    for (g, pair) in set.iter_mut().enumerate() {
+        // SAFETY: 64 words per group, 4 groups at most: inside `words`.
+        unsafe {
+            pair[0] = _mm512_loadu_si512(want.words.as_ptr().add(64 * g) as *const _);
+            pair[1] = _mm512_loadu_si512(want.words.as_ptr().add(64 * g + 32) as *const _);
+        }
+    }
+    set
+}
+
+/// One step of the AVX-512 search: the values of the 32 splits
+/// `(a + i, m - a - i)`, and the lanes whose value is in `set` (values
+/// beyond the groups alias: a hit is checked exactly when it is taken).
+///
+/// # Safety
+/// AVX-512F and BW; `a..=a + 31` and `m - a - 31..=m - a` inside the table
+/// at `ptr`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn step_hits<const G: usize>(
+    set: &[[std::arch::x86_64::__m512i; 2]; G],
+    ptr: *const u16,
+    m: usize,
+    a: usize,
+) -> (u32, std::arch::x86_64::__m512i) {
+    use std::arch::x86_64::*;
+    let reverse = _mm512_set_epi16(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+        25, 26, 27, 28, 29, 30, 31,
+    );
+    // SAFETY: as documented.
+    let (up, down) = unsafe {
+        (
+            _mm512_loadu_si512(ptr.add(a) as *const _),
+            _mm512_loadu_si512(ptr.add(m - a - 31) as *const _),
+        )
+    };
+    let down = _mm512_permutexvar_epi16(reverse, down);
+    let v = _mm512_xor_si512(up, down);
+    let index = _mm512_srli_epi16::<4>(v);
+    let mut word = _mm512_permutex2var_epi16(set[0][0], index, set[0][1]);
+    for (g, pair) in set.iter().enumerate().skip(1) {
+        let other = _mm512_permutex2var_epi16(pair[0], index, pair[1]);
+        let group =
+            _mm512_cmpeq_epi16_mask(_mm512_srli_epi16::<6>(index), _mm512_set1_epi16(g as i16));
+        word = _mm512_mask_blend_epi16(group, word, other);
+    }
+    let bit = _mm512_sllv_epi16(
+        _mm512_set1_epi16(1),
+        _mm512_and_si512(v, _mm512_set1_epi16(15)),
+    );
+    (_mm512_test_epi16_mask(word, bit), v)
+}
+
+/// The vector part of [`search_to`], for values below `1024 * G`: full
+/// steps of 32 splits from `a` up to `half` (at most `m / 2`); returns where
+/// it stopped (the first split not looked at, or past a hit that emptied the set).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn search_avx512<const G: usize>(
+    table: &[u16],
+    m: usize,
+    mut a: usize,
+    half: usize,
+    want: &mut Wanted,
+) -> usize {
+    use std::arch::x86_64::*;
+    debug_assert!(half <= m / 2);
+    let mut set = set_registers::<G>(want);
+    // A full step looks at a..a+32, all at most `half`; the downward load
+    // then starts at m - a - 31 >= m - half >= 0 and ends at m - a < table.len().
+    while a + 31 <= half {
+        debug_assert!(m - a < table.len() && a + 31 < table.len());
+        let (hits, v) = step_hits(&set, table.as_ptr(), m, a);
+        if hits != 0 {
+            let mut lanes = [0u16; 32];
+            _mm512_storeu_si512(lanes.as_mut_ptr() as *mut _, v);
+            let mut h = hits;
+            while h != 0 {
+                let lane = h.trailing_zeros() as usize;
+                h &= h - 1;
+                // Values beyond the groups alias in the lookup: the exact check is here.
+                want.take(u32::from(lanes[lane]));
+            }
+            if want.count == 0 {
+                return a + 32;
+            }
+            set = set_registers::<G>(want);
+        }
+        a += 32;
+    }
+    a
 }
 
 /// Steps of 32 splits per batch of [`search_avx512_batched`]: 256 splits
@@ -278,29 +312,11 @@ unsafe fn search_avx512_batched<const G: usize>(
 ) -> usize {
     use std::arch::x86_64::*;
     debug_assert!(half <= m / 2);
-    let reverse = _mm512_set_epi16(
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
-        25, 26, 27, 28, 29, 30, 31,
-    );
-    let ones = _mm512_set1_epi16(1);
-    let fifteen = _mm512_set1_epi16(15);
-    let ptr = table.as_ptr();
-    let load_set = |want: &Wanted| {
-        let mut set = [[_mm512_setzero_si512(); 2]; G];
-        for (g, pair) in set.iter_mut().enumerate() {
-            // SAFETY: 64 words per group, 4 groups at most: inside `words`.
-            unsafe {
-                pair[0] = _mm512_loadu_si512(want.words.as_ptr().add(64 * g) as *const _);
-                pair[1] = _mm512_loadu_si512(want.words.as_ptr().add(64 * g + 32) as *const _);
-            }
-        }
-        set
-    };
     // The hits of a batch, packed; each step stores a whole register at
     // the end of those so far, so the buffer holds one step more.
     let mut found = [0u16; 32 * (BATCH_STEPS + 1)];
     while a + 31 <= half {
-        let set = load_set(want);
+        let set = set_registers::<G>(want);
         let mut count = 0;
         for _ in 0..BATCH_STEPS {
             if a + 31 > half {
@@ -310,22 +326,7 @@ unsafe fn search_avx512_batched<const G: usize>(
             // downward load then starts at m - a - 31 >= m - half >= 0 and
             // ends at m - a < table.len().
             debug_assert!(m - a < table.len() && a + 31 < table.len());
-            let up = _mm512_loadu_si512(ptr.add(a) as *const _);
-            let down = _mm512_loadu_si512(ptr.add(m - a - 31) as *const _);
-            let down = _mm512_permutexvar_epi16(reverse, down);
-            let v = _mm512_xor_si512(up, down);
-            let index = _mm512_srli_epi16::<4>(v);
-            let mut word = _mm512_permutex2var_epi16(set[0][0], index, set[0][1]);
-            for (g, pair) in set.iter().enumerate().skip(1) {
-                let other = _mm512_permutex2var_epi16(pair[0], index, pair[1]);
-                let group = _mm512_cmpeq_epi16_mask(
-                    _mm512_srli_epi16::<6>(index),
-                    _mm512_set1_epi16(g as i16),
-                );
-                word = _mm512_mask_blend_epi16(group, word, other);
-            }
-            let bit = _mm512_sllv_epi16(ones, _mm512_and_si512(v, fifteen));
-            let hits = _mm512_test_epi16_mask(word, bit);
+            let (hits, v) = step_hits(&set, table.as_ptr(), m, a);
             // The hit lanes first, then whatever: only `count` are kept.
             let packed = _mm512_maskz_compress_epi16(hits, v);
             // SAFETY: `count <= 32 * steps so far`, so 32 words fit.
