@@ -513,12 +513,26 @@ fn conservative(
         && options
             .iter()
             .all(|o| !proved.monoid.p[proved.element(o) as usize]);
+    let m = &proved.monoid;
+    let mut option_elements: Vec<u32> = options.iter().map(|o| proved.element(o)).collect();
+    option_elements.sort_unstable();
+    option_elements.dedup();
+    // y·o for each element y and option element o: whether one is in P.
+    let p_option: Vec<bool> = (0..m.order() as u32)
+        .map(|y| option_elements.iter().any(|o| m.p[m.mul(y, *o) as usize]))
+        .collect();
     let mut best: Option<(Proved, u64)> = None;
-    for x in 0..proved.monoid.order() as u32 {
+    for x in 0..m.order() as u32 {
         if options.is_empty() && x != 0 {
             break;
         }
-        if proved.monoid.p[x as usize] != is_p && !options.is_empty() {
+        if m.p[x as usize] != is_p && !options.is_empty() {
+            continue;
+        }
+        // A sum G + n whose element is in P must have no option in P, and
+        // G + o is one (the proof's first half, on the new heap alone): an
+        // element failing it is refuted without the whole proof.
+        if (0..m.order() as u32).any(|y| p_option[y as usize] && m.p[m.mul(y, x) as usize]) {
             continue;
         }
         let mut heap_map = proved.heap_map.clone();
