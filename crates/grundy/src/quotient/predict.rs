@@ -137,9 +137,11 @@ fn candidate(
             .fold(0, |x, h| product.mul(x, image[*h as usize]))
     };
     // Heaps with a move, largest first; heaps acting alike (same element,
-    // same option elements) once.
+    // same option elements) once, as the smallest of them (so that a heap
+    // in an option, replaced by the one that stands for it, is still
+    // smaller than the heap moved).
     let mut heaps: Vec<(u32, Vec<u32>)> = Vec::new();
-    for h in (1..=n).rev() {
+    for h in 1..=n {
         let options = &rules.options[h as usize];
         if options.is_empty() {
             continue;
@@ -154,6 +156,7 @@ fn candidate(
             heaps.push((h, opts));
         }
     }
+    heaps.reverse();
     // The colex visit, as an explicit stack: (depth, element, option
     // elements of the word, whether the word has a move).
     let mut marked = vec![false; product.size];
