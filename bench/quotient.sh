@@ -6,11 +6,14 @@
 #
 #   bench/quotient.sh                        # the cases below (about a minute)
 #   CASES="0.77:25 0.07:24" bench/quotient.sh
-#   MISERESOLVER="java -cp DIR org.cgsuite.core.misere.solver.Main" bench/quotient.sh
+#   MISERESOLVER="java -cp CLASSES grundybench.QuotientDriver" bench/quotient.sh
 #
-# MISERESOLVER, when set, is a command taking a code and a largest heap
-# (A. Siegel's MisereSolver, built from the CGSuite sources with a driver
-# of your own); it runs on the same cases and the ratio of times is printed.
+# MISERESOLVER, when set, is a command taking a code and a largest heap:
+# A. Siegel's MisereSolver, compiled from the CGSuite sources (not kept
+# here) together with bench/miseresolver/QuotientDriver.java, which builds
+# the quotient heap by heap with MisereSolver's own construction. It runs
+# on the same cases and the ratio of times (its time over ours) is printed.
+# grundy runs with a named memory budget (MAX_MEMORY, 4G unless set).
 # The quotient is plain Rust on one core: no instruction path applies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +27,8 @@ if ! "$gnutime" -f %M true > /dev/null 2>&1; then
 fi
 cpu_field() { sed -n "s/^$1[[:space:]]*: *//p" /proc/cpuinfo | head -1; }
 echo "processor: $(cpu_field 'model name') (family $(cpu_field 'cpu family'), model $(cpu_field model), stepping $(cpu_field stepping)), $(nproc) cores"
-cases=${CASES:-"0.75:23 0.77:12 0.77:24 0.07:14 0.07:24"}
+cases=${CASES:-"0.75:23 0.77:12 0.77:24 0.77:30 0.07:14 0.07:24 0.07:30 0.14:20 0.36:20 0.45:20 0.104:20 0.314:20 4.7:20"}
+budget=${MAX_MEMORY:-4G}
 measure() { # prints "seconds kilobytes" of the command
   local out
   out=$("$gnutime" -f "%e %M" "$@" 2>&1 > /dev/null | tail -1)
@@ -35,8 +39,8 @@ printf '%-8s %5s %7s %4s %10s %10s' game heaps order P build-s build-MB
 printf '\n'
 for c in $cases; do
   game=${c%%:*}; n=${c##*:}
-  read -r secs kb < <(measure "$grundy" quotient "$game" --max-heap "$n" -q)
-  line=$("$grundy" quotient "$game" --max-heap "$n" -q | head -1)
+  read -r secs kb < <(measure "$grundy" quotient "$game" --max-heap "$n" --max-memory "$budget" -q)
+  line=$("$grundy" quotient "$game" --max-heap "$n" --max-memory "$budget" -q | head -1)
   order=$(sed -n 's/.*order \([0-9]*\),.*/\1/p' <<< "$line")
   p=$(sed -n 's/.*P-portion \([0-9]*\).*/\1/p' <<< "$line")
   printf '%-8s %5s %7s %4s %10s %10s' "$game" "$n" "$order" "$p" "$secs" "$((kb / 1024))"

@@ -113,7 +113,7 @@ fn a_quotient_stops_at_the_memory_budget_naming_it() {
     let err = refused_within(
         &[
             "quotient",
-            "grundy",
+            "0.37",
             "--max-heap",
             "20",
             "--max-memory",

@@ -456,28 +456,36 @@ pub fn verify(rules: &Rules, candidate: &Proved, n: u32) -> Result<Option<Sum>> 
             letters.push((h, x, images));
         }
     }
-    type State = (u32, Vec<u64>, bool);
-    let mut ids: HashMap<State, usize> = HashMap::new();
-    let mut parent: Vec<(usize, u32)> = Vec::new();
-    let mut states: Vec<State> = Vec::new();
+    // A state is (x, U, "has a move"), kept as U's words then one word
+    // holding x and the flag; states are numbered in order of discovery,
+    // their keys stored end to end.
+    let key_len = words + 1;
+    let mut keys: Vec<u64> = vec![0; key_len];
+    let mut ids: rustc_hash::FxHashMap<Box<[u64]>, usize> = Default::default();
+    ids.insert(keys.clone().into_boxed_slice(), 0);
+    let mut parent: Vec<(usize, u32)> = vec![(usize::MAX, 0)];
     let mut queue: BinaryHeap<std::cmp::Reverse<(u64, usize)>> = BinaryHeap::new();
-    let start: State = (0, vec![0; words], false);
-    ids.insert(start.clone(), 0);
-    states.push(start);
-    parent.push((usize::MAX, 0));
     queue.push(std::cmp::Reverse((0, 0)));
     let mut done = vec![false];
     let mut dist = vec![0u64];
+    // The options' part of U for each letter and element x, made when first
+    // needed: ⋃_o inv[x·o].
+    let mut option_part: Vec<Option<Box<[u64]>>> = vec![None; letters.len() * order];
     // Each state holds its set U as `words` words, twice (the list and the
     // index): at most about 2 GB of them, and the memory budget watched.
     let max_states = (20_000_000usize).min((1usize << 28) / (2 * words + 4));
+    let mut next = vec![0u64; key_len];
+    let mut shared = vec![0u64; words];
+    let mut u_bytes = vec![0u8; order];
+    letters.sort_by_key(|(h, e, _)| (*e, *h));
     while let Some(std::cmp::Reverse((mu, id))) = queue.pop() {
         if done[id] {
             continue;
         }
         done[id] = true;
-        let (x, u, moves) = states[id].clone();
-        let has_p_option = u[0] & 1 == 1;
+        let tail = keys[id * key_len + words];
+        let (x, moves) = ((tail >> 1) as u32, tail & 1 == 1);
+        let has_p_option = keys[id * key_len] & 1 == 1;
         if m.p[x as usize] != (moves && !has_p_option) {
             let mut sum = Vec::new();
             let mut at = id;
@@ -488,37 +496,55 @@ pub fn verify(rules: &Rules, candidate: &Proved, n: u32) -> Result<Option<Sum>> 
             sum.reverse();
             return Ok(Some(sum));
         }
-        for (h, e, images) in &letters {
-            // {z : e·z ∈ U} ∪ ⋃_o inv[x·o].
-            let mut next_u = vec![0u64; words];
-            for z in 0..order {
-                let ez = m.mul(*e, z as u32) as usize;
-                if u[ez / 64] >> (ez % 64) & 1 == 1 {
-                    next_u[z / 64] |= 1 << (z % 64);
+        let mut last_e = u32::MAX;
+        // U one byte an element, for the gathers below.
+        for (z, b) in u_bytes.iter_mut().enumerate() {
+            *b = (keys[id * key_len + z / 64] >> (z % 64)) as u8 & 1;
+        }
+        for (l, (h, e, images)) in letters.iter().enumerate() {
+            // {z : e·z ∈ U} ∪ ⋃_o inv[x·o]; letters of one element are
+            // together, and the first part is theirs in common.
+            if *e != last_e {
+                last_e = *e;
+                let row = &m.table[*e as usize * order..(*e as usize + 1) * order];
+                for (w, chunk) in row.chunks(64).enumerate() {
+                    let mut bits = 0u64;
+                    for (j, ez) in chunk.iter().enumerate() {
+                        bits |= (u_bytes[*ez as usize] as u64) << j;
+                    }
+                    shared[w] = bits;
                 }
             }
-            for o in images {
-                let y = m.mul(x, *o) as usize;
-                for w in 0..words {
-                    next_u[w] |= inv[y * words + w];
+            next[..words].copy_from_slice(&shared);
+            let part = option_part[l * order + x as usize].get_or_insert_with(|| {
+                let mut bits = vec![0u64; words];
+                for o in images {
+                    let y = m.mul(x, *o) as usize;
+                    for w in 0..words {
+                        bits[w] |= inv[y * words + w];
+                    }
                 }
+                bits.into_boxed_slice()
+            });
+            for w in 0..words {
+                next[w] |= part[w];
             }
-            let next: State = (m.mul(x, *e), next_u, true);
+            next[words] = (m.mul(x, *e) as u64) << 1 | 1;
             let next_mu = mu + 2 * *h as u64 - 1;
-            let next_id = match ids.get(&next) {
+            let next_id = match ids.get(next.as_slice()) {
                 Some(i) => *i,
                 None => {
-                    if states.len() >= max_states {
+                    if dist.len() >= max_states {
                         return Err(Error::TooLarge(format!(
                             "proving the misère quotient of heaps up to {n} needs more than {max_states} states"
                         )));
                     }
-                    if states.len().is_multiple_of(4096) && crate::memory::over_budget() {
+                    if dist.len().is_multiple_of(4096) && crate::memory::over_budget() {
                         return Err(Error::TooLarge(super::OUT_OF_MEMORY.into()));
                     }
-                    let i = states.len();
-                    ids.insert(next.clone(), i);
-                    states.push(next);
+                    let i = dist.len();
+                    ids.insert(next.clone().into_boxed_slice(), i);
+                    keys.extend_from_slice(&next);
                     parent.push((id, *h));
                     done.push(false);
                     dist.push(next_mu);
