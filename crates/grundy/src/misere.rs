@@ -58,10 +58,11 @@ const GENUS_BUDGET: usize = 1_000_000;
 /// The longest line of play the search follows (its recursion depth).
 const MAX_SEARCH_DEPTH: usize = 100_000;
 
-/// The positions a first search of a sum of heaps may remember before a
-/// quotient is considered: small sums (a heap or two of moderate size) are
-/// answered within it in well under a second, faster than any quotient is
-/// built.
+/// The heaps, summed over the positions remembered, that a first search of
+/// a sum of heaps may hold before a quotient is considered: small sums (a
+/// heap or two of moderate size) are answered within it in well under a
+/// second, faster than any quotient is built, while a sum of many heaps
+/// (each position a long key) goes to the quotient almost at once.
 const PROBE_STATES: usize = 1_000_000;
 
 /// The sums a quotient's outcome search may remember when `value` builds
@@ -125,7 +126,8 @@ fn size_of(heap: Heap) -> u64 {
 /// helped by the misère quotient when the heaps are of one game, up to
 /// [`QUOTIENT_MAX_HEAP`], and a first search does not suffice.
 fn by_heaps(sum: &mut Sum, max_moves: usize, max_states: usize) -> Result<Option<MisereAnalysis>> {
-    by_heaps_probing(sum, max_moves, max_states, PROBE_STATES)
+    let heaps = sum.components().len().max(1);
+    by_heaps_probing(sum, max_moves, max_states, (PROBE_STATES / heaps).max(1))
 }
 
 /// [`by_heaps`] with a first search of at most `probe` positions.
