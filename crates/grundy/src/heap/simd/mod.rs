@@ -175,6 +175,7 @@ thread_local! {
 }
 
 /// Whether the AVX-512 search must take a branch per step (tests only).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn unbatched() -> bool {
     #[cfg(test)]
@@ -291,6 +292,7 @@ unsafe fn search_avx512<const G: usize>(
 
 /// Steps of 32 splits per batch of [`search_avx512_batched`]: 256 splits
 /// between two updates of the set.
+#[cfg(target_arch = "x86_64")]
 const BATCH_STEPS: usize = 8;
 
 /// [`search_avx512`] without a branch per step: each step's hits are
