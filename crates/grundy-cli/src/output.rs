@@ -605,10 +605,20 @@ pub fn misere_text(
         "misère play (last mover loses; {}): {who}",
         analysis.method
     )?;
+    for i in &analysis.unlisted {
+        writeln!(
+            out,
+            "winning moves of [{}] are not listed: the heap has too many moves to list one by one",
+            i + 1
+        )?;
+    }
     if analysis.winning_moves.is_empty() {
         // With moves asked for, a first-player win without one is a sum
         // with no moves at all; with none asked for, say nothing of them.
-        if analysis.winner == grundy::sum::Winner::First && shown > 0 {
+        if analysis.winner == grundy::sum::Winner::First
+            && shown > 0
+            && analysis.unlisted.is_empty()
+        {
             writeln!(out, "no move is needed: the previous player moved last")?;
         }
         return Ok(());

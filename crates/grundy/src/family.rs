@@ -239,6 +239,13 @@ pub trait Family {
         false
     }
 
+    /// How a period of the heaps can be proven from finitely many of them
+    /// (see [`crate::period`]): the same rule proves a misère quotient's
+    /// heap map periodic, and so the quotient final.
+    fn period_rule(&self) -> crate::period::PeriodRule {
+        crate::period::PeriodRule::Unknown
+    }
+
     /// The position `seq` calls heap `n`: the integer itself, unless the
     /// family reads a typed `n` as something richer (a script's `parse`).
     fn heap_position(&self, n: u64) -> Result<Position> {
@@ -968,6 +975,10 @@ impl<H: HeapGame> Family for HeapFamily<H> {
 
     fn is_heap_game(&self) -> bool {
         true
+    }
+
+    fn period_rule(&self) -> crate::period::PeriodRule {
+        self.game.period_rule()
     }
 
     fn period(&mut self, max: u64) -> Result<crate::period::PeriodReport> {

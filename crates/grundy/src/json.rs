@@ -75,6 +75,9 @@ pub fn misere_object(sum: &Sum, analysis: &MisereAnalysis) -> Json {
             if let Some(genus) = analysis.genera.get(index) {
                 entry["genus"] = json!(genus);
             }
+            if analysis.unlisted.contains(&index) {
+                entry["winning_moves_unlisted"] = json!(true);
+            }
             entry
         })
         .collect();

@@ -38,6 +38,9 @@ pub struct MisereAnalysis {
     pub method: &'static str,
     /// With `method` `genus`: each component's genus, e.g. `0^120`.
     pub genera: Vec<String>,
+    /// Components whose winning moves are not listed: heaps with too many
+    /// moves to list one by one (answered by a final quotient).
+    pub unlisted: Vec<usize>,
 }
 
 impl From<genus::GenusAnalysis> for MisereAnalysis {
@@ -48,6 +51,7 @@ impl From<genus::GenusAnalysis> for MisereAnalysis {
             truncated: g.truncated,
             method: "genus",
             genera: g.genera,
+            unlisted: vec![],
         }
     }
 }
@@ -63,7 +67,7 @@ const MAX_SEARCH_DEPTH: usize = 100_000;
 /// heap or two of moderate size) are answered within it in well under a
 /// second, faster than any quotient is built, while a sum of many heaps
 /// (each position a long key) goes to the quotient almost at once.
-const PROBE_STATES: usize = 1_000_000;
+const PROBE_STATES: usize = 250_000;
 
 /// The sums a quotient's outcome search may remember when `value` builds
 /// one; past it, the quotient of the heaps done so far helps the search.
@@ -103,8 +107,13 @@ pub fn analyze(sum: &mut Sum, max_moves: usize, max_states: usize) -> Result<Mis
     by_search(sum, max_moves, max_states)
 }
 
-/// The largest heap for which a sum is answered through a misère quotient.
-pub const QUOTIENT_MAX_HEAP: u64 = 64;
+/// How long a misère quotient may take to build when `value` or `play`
+/// asks for one: past it, the quotient of the heaps finished so far helps
+/// the search. Quotients are kept for the process, so this is paid once.
+const QUOTIENT_SECONDS: f64 = 4.0;
+
+/// The largest heap size a joint quotient of several games is built to.
+const JOINT_MAX_SIZE: u32 = 200;
 
 /// A heap of a heap game in a sum: family `f`, size `h` as `f << 32 | h`.
 type Heap = u64;
@@ -121,10 +130,50 @@ fn size_of(heap: Heap) -> u64 {
     heap & 0xffff_ffff
 }
 
+/// A misère quotient that answers sums of heaps of some of the sum's
+/// families: of one game, or of several together ([`crate::quotient::build_joint`]).
+#[derive(Clone)]
+struct Oracle {
+    /// The game of each family of the sum in the quotient (its place among
+    /// the quotient's games), `None` for families it is not of.
+    slots: Vec<Option<u64>>,
+    /// How many games the quotient is of.
+    games: u64,
+    quotient: std::sync::Arc<crate::quotient::Quotient>,
+}
+
+impl Oracle {
+    /// The element of a heap, if the quotient covers it.
+    fn element(&self, heap: Heap) -> Option<u32> {
+        let slot = (*self.slots.get(family_of(heap))?)?;
+        let q = &self.quotient;
+        if self.games == 1 {
+            return q.heap_element(size_of(heap));
+        }
+        let index = crate::quotient::joint_index(self.games, slot, size_of(heap));
+        (index <= q.max_heap as u64).then(|| q.heap_map[index as usize])
+    }
+
+    /// Whether every heap of `heaps` is covered.
+    fn covers(&self, heaps: &[Heap]) -> bool {
+        heaps.iter().all(|h| self.element(*h).is_some())
+    }
+
+    /// The largest heap size covered for every game (all of them when the
+    /// quotient is final).
+    fn reach(&self) -> String {
+        let q = &self.quotient;
+        if q.finality.is_some() {
+            return "every heap".into();
+        }
+        format!("heaps up to {}", q.max_heap as u64 / self.games)
+    }
+}
+
 /// Misère analysis of a sum whose every component is a heap of a heap
 /// game (None for other sums): search over sorted multisets of heap sizes,
-/// helped by the misère quotient when the heaps are of one game, up to
-/// [`QUOTIENT_MAX_HEAP`], and a first search does not suffice.
+/// helped by the misère quotient of the sum's games (of one game, or of
+/// several together) when a first search does not suffice.
 fn by_heaps(sum: &mut Sum, max_moves: usize, max_states: usize) -> Result<Option<MisereAnalysis>> {
     let heaps = sum.components().len().max(1);
     by_heaps_probing(sum, max_moves, max_states, (PROBE_STATES / heaps).max(1))
@@ -139,40 +188,48 @@ fn by_heaps_probing(
 ) -> Result<Option<MisereAnalysis>> {
     let components = sum.components().to_vec();
     let mut root = Vec::with_capacity(components.len());
+    let mut quotient_fits = true;
     for c in &components {
         let family = sum.family(c.family);
-        if !family.is_heap_game() && !is_nim(&family.spec()) {
+        let nim = is_nim(&family.spec());
+        if !family.is_heap_game() && !nim {
             return Ok(None);
         }
+        quotient_fits &= !nim;
         match c.position.as_u64().and_then(|h| heap_of(c.family, h)) {
             Some(h) => root.push(h),
             None => return Ok(None),
         }
     }
     let mut search = HeapSearch::new(max_states);
+    if quotient_fits {
+        // One built earlier in this process answers at once.
+        search.oracle = cached_quotient(sum, &root, false)?;
+        // A heap too large to list its moves: only a quotient of every
+        // heap (a final one) can answer.
+        if search.oracle.is_none()
+            && root
+                .iter()
+                .any(|h| size_of(*h) > crate::quotient::MAX_HEAP as u64)
+        {
+            search.oracle = cached_quotient(sum, &root, true)?;
+        }
+        if let Some(oracle) = search.oracle.clone().filter(|o| o.covers(&root)) {
+            return by_quotient(sum, &components, &root, &oracle, max_moves).map(Some);
+        }
+    }
     let Some(start) = search.canonical(sum, &root)? else {
         return Ok(None);
     };
     search.limit = max_states.min(probe);
-    let one_game = root.iter().all(|h| family_of(*h) == family_of(root[0]))
-        && !is_nim(&sum.family(family_of(root[0])).spec());
-    let max_heap = root.iter().map(|h| size_of(*h)).max().unwrap_or(0);
-    let quotient_fits = one_game && max_heap <= QUOTIENT_MAX_HEAP;
-    if quotient_fits {
-        // One built earlier in this process answers at once.
-        if let Some(q) = cached_quotient(sum, family_of(root[0]), max_heap as u32, false)? {
-            search.oracle = Some((family_of(root[0]), q));
-        }
-    }
     let mut first = search.wins(sum, &start);
     if matches!(first, Err(Error::Budget { .. })) && search.limit < max_states {
-        let covered = search
-            .oracle
-            .as_ref()
-            .is_some_and(|(_, q)| q.max_heap as u64 >= max_heap);
+        let covered = search.oracle.as_ref().is_some_and(|o| o.covers(&root));
         if quotient_fits && !covered {
-            search.oracle = cached_quotient(sum, family_of(root[0]), max_heap as u32, true)?
-                .map(|q| (family_of(root[0]), q));
+            search.oracle = cached_quotient(sum, &root, true)?.or(search.oracle.take());
+            if let Some(oracle) = search.oracle.clone().filter(|o| o.covers(&root)) {
+                return by_quotient(sum, &components, &root, &oracle, max_moves).map(Some);
+            }
         }
         // The positions remembered so far stay: the budget is only raised.
         search.limit = max_states;
@@ -182,12 +239,9 @@ fn by_heaps_probing(
     let wins = match first {
         Ok(w) => w,
         Err(e) if is_not_heaps(&e) => return Ok(None),
-        Err(e) => return Err(e),
+        Err(e) => return Err(beyond_the_quotient(sum, &search, &root, e)),
     };
-    let by_quotient = search
-        .oracle
-        .as_ref()
-        .is_some_and(|(_, q)| q.max_heap as u64 >= max_heap);
+    let by_quotient = search.oracle.as_ref().is_some_and(|o| o.covers(&root));
     let mut winning_moves = Vec::new();
     let mut truncated = false;
     if wins {
@@ -212,7 +266,7 @@ fn by_heaps_probing(
                 let loses = match search.wins(sum, &next) {
                     Ok(w) => !w,
                     Err(e) if is_not_heaps(&e) => return Ok(None),
-                    Err(e) => return Err(e),
+                    Err(e) => return Err(beyond_the_quotient(sum, &search, &root, e)),
                 };
                 if loses {
                     if winning_moves.len() == max_moves {
@@ -234,45 +288,178 @@ fn by_heaps_probing(
         truncated,
         method: if by_quotient { "quotient" } else { "search" },
         genera: vec![],
+        unlisted: vec![],
     }))
 }
 
-/// What this process knows of one game's misère quotient: the largest
-/// built (perhaps of fewer heaps than asked for), and the heap at which
-/// building stopped, if it did.
+/// Misère analysis of a sum of heaps that `oracle` covers, every heap and
+/// every option: read off the quotient. A heap with too many moves to list
+/// (a heap of millions, answered by a final quotient) is left out of the
+/// winning moves, which are then marked as cut.
+fn by_quotient(
+    sum: &mut Sum,
+    components: &[Component],
+    root: &[Heap],
+    oracle: &Oracle,
+    max_moves: usize,
+) -> Result<MisereAnalysis> {
+    let is_p = |heaps: &[Heap]| -> Result<bool> {
+        let m = &oracle.quotient.monoid;
+        let mut x = 0;
+        for h in heaps {
+            let y = oracle.element(*h).ok_or_else(|| {
+                Error::invalid(format!(
+                    "heap {} is not covered by the quotient",
+                    size_of(*h)
+                ))
+            })?;
+            x = m.mul(x, y);
+        }
+        Ok(m.p[x as usize])
+    };
+    let wins = !is_p(root)?;
+    let mut winning_moves = Vec::new();
+    let mut truncated = false;
+    let mut unlisted = Vec::new();
+    if wins {
+        'all: for (index, c) in components.iter().enumerate() {
+            let moves = match sum.family_mut(c.family).moves(&c.position) {
+                Ok(moves) => moves,
+                Err(Error::TooLarge(_)) => {
+                    unlisted.push(index);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let mut next: Vec<Heap> = Vec::with_capacity(root.len() + 2);
+            for mv in moves {
+                next.clear();
+                next.extend(root[..index].iter().chain(&root[index + 1..]));
+                for part in &mv.to {
+                    match part.as_u64().and_then(|h| heap_of(c.family, h)) {
+                        Some(h) => next.push(h),
+                        None => return Err(not_heaps()),
+                    }
+                }
+                if is_p(&next)? {
+                    if winning_moves.len() == max_moves {
+                        truncated = true;
+                        break 'all;
+                    }
+                    winning_moves.push(WinningMove {
+                        component: index,
+                        from: c.position.clone(),
+                        to: mv.to.clone(),
+                    });
+                }
+            }
+        }
+    }
+    Ok(MisereAnalysis {
+        winner: if wins { Winner::First } else { Winner::Second },
+        winning_moves,
+        truncated,
+        method: "quotient",
+        genera: vec![],
+        unlisted,
+    })
+}
+
+/// The search's budget error, saying which heap the quotient did not reach
+/// when that is why the search had to go so far.
+fn beyond_the_quotient(sum: &Sum, search: &HeapSearch, root: &[Heap], e: Error) -> Error {
+    let Some(oracle) = &search.oracle else {
+        return e;
+    };
+    let Some(past) = root.iter().copied().find(|h| oracle.element(*h).is_none()) else {
+        return e;
+    };
+    let why = match &e {
+        Error::Budget { limit } => format!("more than {limit} positions (--max-states)"),
+        Error::TooLarge(m) if m.contains("memory") => {
+            "more memory than the budget (--max-memory)".into()
+        }
+        _ => return e,
+    };
+    let game = sum.family(family_of(past)).spec();
+    Error::TooLarge(format!(
+        "misère play of this sum: heap {} of {game} is past the misère quotient of {} that could be built in {QUOTIENT_SECONDS} s ({}, order {}), and the search beyond it needs {why}; try heaps within the quotient",
+        size_of(past),
+        oracle.quotient.game,
+        oracle.reach(),
+        oracle.quotient.monoid.order(),
+    ))
+}
+
+/// What this process knows of one game's (or games') misère quotient: the
+/// largest built (perhaps of fewer heaps than asked for), and the heap at
+/// which building stopped, if it did.
 #[derive(Clone)]
 struct KnownQuotient {
     quotient: Option<std::sync::Arc<crate::quotient::Quotient>>,
     stuck_at: Option<u32>,
 }
 
-/// The misère quotient of the sum's family `family` with heaps up to
-/// `max_heap`, or the largest part of it that can be had: from what this
-/// process built before, and (with `build`) built now. Quotients are kept
-/// for the process (a game played move after move asks for the same one
-/// each turn); scripts are left out, as one name can hold different rules.
-fn cached_quotient(
-    sum: &mut Sum,
-    family: usize,
-    max_heap: u32,
-    build: bool,
-) -> Result<Option<std::sync::Arc<crate::quotient::Quotient>>> {
+/// The misère quotient of the games of the heaps `root` (every heap of a
+/// heap game other than Nim), covering their heaps or the largest part of
+/// them that can be had: from what this process built before, and (with
+/// `build`) built now. Quotients are kept for the process (a game played
+/// move after move asks for the same one each turn); scripts are left out,
+/// as one name can hold different rules.
+fn cached_quotient(sum: &mut Sum, root: &[Heap], build: bool) -> Result<Option<Oracle>> {
     type Cache = std::sync::Mutex<HashMap<String, KnownQuotient>>;
     static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    let spec = sum.family(family).spec();
-    let cacheable = !spec.starts_with("script:");
+    // The games, by spec: families with one spec are one game.
+    let mut specs: Vec<(String, usize)> = Vec::new();
+    for h in root {
+        let spec = sum.family(family_of(*h)).spec();
+        if !specs.iter().any(|(s, _)| *s == spec) {
+            specs.push((spec, family_of(*h)));
+        }
+    }
+    specs.sort();
+    if specs.is_empty() {
+        return Ok(None);
+    }
+    let games = specs.len() as u64;
+    let mut slots: Vec<Option<u64>> = vec![None; sum.families_len()];
+    for h in root {
+        let spec = sum.family(family_of(*h)).spec();
+        slots[family_of(*h)] = specs.iter().position(|(s, _)| *s == spec).map(|i| i as u64);
+    }
+    let max_size = root.iter().map(|h| size_of(*h)).max().unwrap_or(0);
+    let target = if games == 1 {
+        max_size.min(crate::quotient::MAX_HEAP as u64) as u32
+    } else {
+        let limit = (crate::quotient::MAX_HEAP as u64 / games).min(JOINT_MAX_SIZE as u64);
+        max_size.min(limit) as u32
+    };
+    let key = specs
+        .iter()
+        .map(|(s, _)| s.as_str())
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let cacheable = !specs.iter().any(|(s, _)| s.starts_with("script:"));
+    let oracle = |quotient: Option<std::sync::Arc<crate::quotient::Quotient>>| {
+        quotient.map(|quotient| Oracle {
+            slots: slots.clone(),
+            games,
+            quotient,
+        })
+    };
     let known = cacheable
-        .then(|| cache.lock().ok().and_then(|c| c.get(&spec).cloned()))
+        .then(|| cache.lock().ok().and_then(|c| c.get(&key).cloned()))
         .flatten();
     if let Some(known) = &known {
-        let covers = known
-            .quotient
-            .as_ref()
-            .is_some_and(|q| q.max_heap >= max_heap);
-        let stuck = known.stuck_at.is_some_and(|n| n <= max_heap);
+        let covers = known.quotient.as_ref().is_some_and(|q| {
+            q.finality.is_some()
+                || q.max_heap as u64
+                    >= crate::quotient::joint_index(games, games - 1, target as u64)
+        });
+        let stuck = known.stuck_at.is_some_and(|n| n as u64 <= max_size);
         if covers || stuck || !build {
-            return Ok(known.quotient.clone());
+            return Ok(oracle(known.quotient.clone()));
         }
     }
     if !build {
@@ -287,23 +474,47 @@ fn cached_quotient(
         stop.as_ref()
             .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
     };
-    let family = sum.family_mut(family);
-    let built = crate::quotient::build_as_far_as_possible(
-        family,
-        max_heap,
-        &limits,
-        &mut |_, _| {},
-        &stopped,
-    );
+    let started = std::time::Instant::now();
+    let out_of_time = || started.elapsed().as_secs_f64() > QUOTIENT_SECONDS;
+    let interrupted = || stopped() || out_of_time();
+    let built = if games == 1 {
+        let family = sum.family_mut(specs[0].1);
+        crate::quotient::build_as_far_as_possible(
+            family,
+            target,
+            &limits,
+            &mut |_, _| {},
+            &interrupted,
+        )
+    } else {
+        let mut listed = Vec::with_capacity(specs.len());
+        let mut failed = None;
+        for (spec, family) in &specs {
+            match crate::quotient::rules(sum.family_mut(*family), target) {
+                Ok(rules) => listed.push((spec.clone(), rules)),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
+        match failed {
+            Some(e) => Err(e),
+            None => crate::quotient::build_joint(&listed, target, &limits, &interrupted),
+        }
+    };
     let known = match built {
         Ok((q, why)) => {
             if stopped() {
                 return Err(Error::Interrupted(format!(
                     "interrupted while building the misère quotient (heaps up to {} were done)",
-                    q.max_heap
+                    q.max_heap as u64 / games
                 )));
             }
-            let stuck_at = why.map(|_| q.max_heap + 1);
+            let complete = q.finality.is_some()
+                || q.max_heap
+                    >= crate::quotient::joint_index(games, games - 1, target as u64) as u32;
+            let stuck_at = (why.is_some() || !complete).then(|| q.max_heap / games as u32 + 1);
             KnownQuotient {
                 quotient: (q.max_heap > 0).then(|| std::sync::Arc::new(q)),
                 stuck_at,
@@ -322,9 +533,9 @@ fn cached_quotient(
         if c.len() > 64 {
             c.clear();
         }
-        c.insert(spec, known.clone());
+        c.insert(key, known.clone());
     }
-    Ok(known.quotient)
+    Ok(oracle(known.quotient))
 }
 
 /// A memoised misère search over sorted multisets of heaps.
@@ -345,7 +556,7 @@ struct HeapSearch {
     /// A quotient of one family's heaps (perhaps of fewer heaps than the
     /// sum has): sums of that family's heaps that it covers are answered
     /// by it.
-    oracle: Option<(usize, std::sync::Arc<crate::quotient::Quotient>)>,
+    oracle: Option<Oracle>,
 }
 
 impl HeapSearch {
@@ -433,15 +644,13 @@ impl HeapSearch {
 
     /// The quotient's answer for `state`, when it covers every heap.
     fn quotient_says(&self, state: &[Heap]) -> Option<bool> {
-        let (family, q) = self.oracle.as_ref()?;
+        let oracle = self.oracle.as_ref()?;
+        let m = &oracle.quotient.monoid;
         let mut x = 0;
         for h in state {
-            if family_of(*h) != *family || size_of(*h) > q.max_heap as u64 {
-                return None;
-            }
-            x = q.monoid.mul(x, q.heap_map[size_of(*h) as usize]);
+            x = m.mul(x, oracle.element(*h)?);
         }
-        Some(!q.monoid.p[x as usize])
+        Some(!m.p[x as usize])
     }
 
     /// Whether the player to move wins misère play from `state` (sorted,
@@ -601,6 +810,7 @@ pub fn by_search(sum: &mut Sum, max_moves: usize, max_states: usize) -> Result<M
         truncated,
         method: "search",
         genera: vec![],
+        unlisted: vec![],
     })
 }
 
@@ -681,6 +891,7 @@ fn bouton(sum: &Sum, max_moves: usize) -> MisereAnalysis {
         truncated,
         method: "bouton",
         genera: vec![],
+        unlisted: vec![],
     }
 }
 
@@ -932,6 +1143,81 @@ mod tests {
         ("grundy", 12),
     ];
 
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// Sums that mix heaps of two or three games are answered by the
+        /// quotient of the games together, with the winner and every
+        /// winning move of the search of the whole sum.
+        #[test]
+        fn joint_quotients_answer_mixed_sums_as_search_does(
+            heaps in proptest::collection::vec((0usize..3, 0u64..10), 2..6),
+            games in 2usize..4,
+        ) {
+            let names = ["kayles", "dawson", "0.75"];
+            let text: Vec<String> = heaps
+                .iter()
+                .map(|(g, h)| format!("{} {h}", names[g % games]))
+                .collect();
+            let text = text.join(" + ");
+            let mut sum = crate::spec::parse_sum(&args(&text), Default::default()).unwrap();
+            // No first search: the joint quotient answers.
+            let quotient = by_heaps_probing(&mut sum, 1000, 10_000_000, 0)
+                .unwrap()
+                .expect("heap games");
+            let mut sum = crate::spec::parse_sum(&args(&text), Default::default()).unwrap();
+            let search = by_search(&mut sum, 1000, 10_000_000).unwrap();
+            prop_assert_eq!(quotient.winner, search.winner, "{}", text);
+            prop_assert_eq!(sorted_moves(&quotient), sorted_moves(&search), "{}", text);
+        }
+    }
+
+    #[test]
+    fn mixed_sums_of_two_wild_games_use_their_joint_quotient() {
+        let text = "kayles 9 + dawson 12 + kayles 7 + dawson 3";
+        let mut sum = crate::spec::parse_sum(&args(text), Default::default()).unwrap();
+        let quotient = by_heaps_probing(&mut sum, 1000, 10_000_000, 0)
+            .unwrap()
+            .unwrap();
+        assert_eq!(quotient.method, "quotient");
+        let mut sum = crate::spec::parse_sum(&args(text), Default::default()).unwrap();
+        let search = by_search(&mut sum, 1000, 10_000_000).unwrap();
+        assert_eq!(quotient.winner, search.winner);
+        assert_eq!(sorted_moves(&quotient), sorted_moves(&search));
+    }
+
+    #[test]
+    fn a_final_quotient_answers_heaps_of_any_size() {
+        // Kayles' quotient is proved final (heap map periodic with period
+        // 12 from heap 71), so heaps far past any table are answered; the
+        // winner of heap n + 12k is that of heap n.
+        for big in [1_000_000_007u64, 4_000_000_001] {
+            let small = big % 12 + 72;
+            let a = misere(&format!("kayles {big} 5"));
+            let b = misere(&format!("kayles {small} 5"));
+            assert_eq!(a.method, "quotient");
+            assert_eq!(a.winner, b.winner, "{big}");
+            // Heap `big` has too many moves to list: a first-player win
+            // says so instead of listing them.
+            let unlisted = if a.winner == Winner::First {
+                vec![0]
+            } else {
+                vec![]
+            };
+            assert_eq!(a.unlisted, unlisted);
+        }
+    }
+
+    #[test]
+    fn a_heap_past_a_quotient_that_is_not_final_is_named_in_the_refusal() {
+        let mut sum = crate::spec::parse_sum(&args("dawson 100 70"), Default::default()).unwrap();
+        let e = analyze(&mut sum, 10, 200_000).unwrap_err().to_string();
+        assert!(
+            e.contains("heap 100 of 0.07 is past the misère quotient of 0.07"),
+            "{e}"
+        );
+        assert!(e.contains("more than 200000 positions"), "{e}");
+    }
+
     fn sorted_moves(a: &MisereAnalysis) -> Vec<(usize, Vec<Position>)> {
         let mut moves: Vec<(usize, Vec<Position>)> = a
             .winning_moves
@@ -987,10 +1273,11 @@ mod tests {
         // A large heap is answered at once.
         let a = misere("0.3 900 + sub:1,2 800");
         assert_eq!(a.method, "genus");
-        // Kayles (0.77) is wild: a small sum is searched at once.
-        assert_eq!(misere("0.77 5 4 3").method, "search");
-        // Two wild games in one sum: search.
-        assert_eq!(misere("0.77 5 4 + 0.07 6").method, "search");
+        // Kayles (0.77) is wild: a small sum is searched at once (or
+        // answered by a quotient this process built before).
+        assert!(["search", "quotient"].contains(&misere("0.77 5 4 3").method));
+        // Two wild games in one sum: the same.
+        assert!(["search", "quotient"].contains(&misere("0.77 5 4 + 0.07 6").method));
     }
 
     #[test]
@@ -1053,8 +1340,15 @@ mod tests {
         // listing them is what fills memory, so they count.
         let mut sum = parse_sum(&args("0.07 10000"), Settings::default()).unwrap();
         let started = crate::clock::Instant::now();
-        let e = analyze(&mut sum, 10, 100_000).unwrap_err();
-        assert_eq!(e, Error::Budget { limit: 100_000 });
+        let e = analyze(&mut sum, 10, 100_000).unwrap_err().to_string();
+        assert!(
+            e.contains("heap 10000 of 0.07 is past the misère quotient"),
+            "{e}"
+        );
+        assert!(
+            e.contains("more than 100000 positions (--max-states)"),
+            "{e}"
+        );
         assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
     }
 

@@ -219,6 +219,12 @@ impl Sum {
         self.families[index].as_ref()
     }
 
+    /// How many families the sum's components are of (their indices are
+    /// below this).
+    pub fn families_len(&self) -> usize {
+        self.families.len()
+    }
+
     /// The family with index `index`, mutably (families memoise as they solve).
     pub fn family_mut(&mut self, index: usize) -> &mut dyn Family {
         self.families[index].as_mut()

@@ -67,6 +67,43 @@ fn quotients_agree_with_miseresolver_at_every_heap() {
 }
 
 #[test]
+fn quotients_proved_final_agree_with_miseresolver_far_past_the_proof() {
+    // The last lines of the data: MisereSolver built these quotients heap
+    // by heap to heap 100-300; grundy proves each final (its heap map
+    // periodic) well before and fills in the rest by the period.
+    for (code, n, preperiod, period) in [
+        ("0.77", 300, 71, 12),
+        ("0.15", 300, 66, 10),
+        ("0.71", 200, 3, 6),
+        ("0.53", 200, 21, 9),
+        ("0.72", 200, 16, 4),
+        ("0.34", 200, 7, 8),
+        ("0.75", 100, 8, 2),
+        ("4.3", 100, 2, 2),
+    ] {
+        let q = quotient(code, n);
+        let f = q
+            .finality
+            .unwrap_or_else(|| panic!("{code}: not proved final"));
+        assert_eq!((f.preperiod, f.period), (preperiod, period), "{code}");
+        assert!(f.proved_at < n, "{code}: proved at {}", f.proved_at);
+        // Heaps past the quotient's own range follow the period.
+        let far = 1_000_000_007u64;
+        let e = preperiod as u64;
+        let same = e + (far - e) % period as u64;
+        assert_eq!(q.element(&[far]).unwrap(), q.heap_map[same as usize]);
+    }
+}
+
+#[test]
+fn a_quotient_not_proved_final_refuses_heaps_past_it() {
+    let q = quotient("0.07", 20);
+    assert!(q.finality.is_none());
+    let e = q.element(&[21]).unwrap_err().to_string();
+    assert!(e.contains("heap 21 is beyond the quotient"), "{e}");
+}
+
+#[test]
 fn dawsons_kayles_to_heap_30_has_order_360() {
     // Q_30(0.07) has order 360: A. Siegel, "Some MisereSolver questions
     // answered", Misère games blog (miseregames.wordpress.com), August 2007.

@@ -56,22 +56,37 @@ pub struct Quotient {
     /// (heap n, order, P-portion size) of the quotient of heaps up to n,
     /// for each n.
     pub history: Vec<[u64; 3]>,
+    /// `Some` when the quotient is proved to be that of every heap (its
+    /// heap map periodic): heaps past `max_heap` then have elements too.
+    pub finality: Option<Final>,
 }
 
 impl Quotient {
-    /// The element of a sum of heaps (each at most `max_heap`).
+    /// The element of a sum of heaps (each at most `max_heap`, or any
+    /// heap when the quotient is final).
     pub fn element(&self, heaps: &[u64]) -> Result<u32> {
         let mut x = 0;
         for h in heaps {
-            if *h > self.max_heap as u64 {
+            let Some(y) = self.heap_element(*h) else {
                 return Err(Error::invalid(format!(
                     "heap {h} is beyond the quotient, which is of heaps up to {}",
                     self.max_heap
                 )));
-            }
-            x = self.monoid.mul(x, self.heap_map[*h as usize]);
+            };
+            x = self.monoid.mul(x, y);
         }
         Ok(x)
+    }
+
+    /// The element of one heap, if the quotient covers it: every heap up to
+    /// `max_heap`, and every heap at all when the quotient is final.
+    pub fn heap_element(&self, h: u64) -> Option<u32> {
+        if h <= self.max_heap as u64 {
+            return Some(self.heap_map[h as usize]);
+        }
+        let f = self.finality?;
+        let (e, p) = (f.preperiod as u64, f.period as u64);
+        Some(self.heap_map[(e + (h - e) % p) as usize])
     }
 
     /// Whether a sum of heaps is a misère P-position (the player to move
@@ -124,6 +139,11 @@ impl Quotient {
             "p_portion": self.p_portion(),
             "heap_map": self.heap_map,
             "changed_at": self.changed_at,
+            "final": self.finality.map(|f| serde_json::json!({
+                "preperiod": f.preperiod,
+                "period": f.period,
+                "proved_at": f.proved_at,
+            })),
             "history": self.history.iter().map(|[h, o, p]| {
                 serde_json::json!({"max_heap": h, "order": o, "p_size": p})
             }).collect::<Vec<_>>(),
@@ -177,21 +197,41 @@ impl Quotient {
             "the presentation last changed at heap {}",
             self.changed_at
         ));
+        if let Some(f) = self.finality {
+            lines.push(format!(
+                "final: the quotient of every heap size, proved from heaps up to {}: heap n + {} maps as heap n for n >= {}",
+                f.proved_at, f.period, f.preperiod
+            ));
+        }
         lines.join("\n") + "\n"
     }
 }
 
 /// The options of heaps 1..=max_heap of a heap game, as sums of smaller
 /// heaps (heaps with no move left out).
-fn rules(family: &mut dyn Family, max_heap: u32) -> Result<Rules> {
+pub fn rules(family: &mut dyn Family, max_heap: u32) -> Result<Rules> {
+    let mut rules = rules_of_nothing()?;
+    extend_rules(family, &mut rules, max_heap)?;
+    Ok(rules)
+}
+
+/// The rules of heap 0 alone (no move).
+fn rules_of_nothing() -> Result<Rules> {
+    Ok(Rules {
+        options: vec![Vec::new()],
+    })
+}
+
+/// Lists the options of the heaps after those in `rules`, up to `max_heap`.
+fn extend_rules(family: &mut dyn Family, rules: &mut Rules, max_heap: u32) -> Result<()> {
     let game = family.spec();
     if !family.is_heap_game() {
         return Err(Error::invalid(format!(
             "{game}: misère quotients are of heap games (octal, hexadecimal, subtraction, powers, scripts whose positions are heaps)"
         )));
     }
-    let mut options: Vec<Vec<Sum>> = vec![Vec::new(); max_heap as usize + 1];
-    for h in 1..=max_heap {
+    let options = &mut rules.options;
+    for h in options.len() as u32..=max_heap {
         let position = family.heap_position(h as u64)?;
         let mut list = Vec::new();
         for m in family.moves(&position)? {
@@ -229,9 +269,78 @@ fn rules(family: &mut dyn Family, max_heap: u32) -> Result<Rules> {
         }
         list.sort();
         list.dedup();
-        options[h as usize] = list;
+        options.push(list);
     }
-    Ok(Rules { options })
+    Ok(())
+}
+
+/// Where the rules of the heaps come from as the construction reaches them:
+/// listed all at once, or from a family a block at a time (so that a
+/// quotient proved final early does not list the options of every heap up
+/// to `max_heap`).
+enum Source<'a> {
+    Listed(&'a Rules),
+    Family(&'a mut dyn Family, Rules),
+}
+
+impl Source<'_> {
+    /// The rules, with the options of every heap up to `n` listed.
+    fn up_to(&mut self, n: u32, max_heap: u32) -> Result<&Rules> {
+        match self {
+            Source::Listed(rules) => Ok(rules),
+            Source::Family(family, rules) => {
+                if rules.options.len() <= n as usize {
+                    // Doubling blocks, at most 1024 heaps at a time.
+                    let to = n.saturating_mul(2).min(max_heap).min(n + 1024).max(n);
+                    extend_rules(*family, rules, to)?;
+                }
+                Ok(rules)
+            }
+        }
+    }
+}
+
+/// A quotient proved to be that of *every* heap: its heap map is periodic
+/// from `preperiod` with period `period`, by the Guy-Smith argument carried
+/// to quotients (see [`final_period`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Final {
+    /// The first heap from which the heap map repeats.
+    pub preperiod: u32,
+    /// The period of the heap map.
+    pub period: u32,
+    /// The largest heap of the quotient on which the proof rests.
+    pub proved_at: u32,
+}
+
+/// Whether the quotient of heaps 0..=n (heap map `heap_map`) is the
+/// quotient of every heap, by the periodicity rule of the game's values.
+///
+/// The argument is Guy and Smith's periodicity theorem (1956) with the
+/// quotient map Φ in place of the Grundy value, as Plambeck and Siegel
+/// carry it to misère quotients (JCTA 2008). Two facts make it work:
+///
+/// 1. If every option of a new heap H has its element equal to that of
+///    some option of a heap K already in the closed set A, and conversely,
+///    then H acts as K: for any sum Z of A's games and copies of H, Z has
+///    the outcome of Z with every H replaced by K. (Induction on Z: their
+///    options correspond with equal outcomes, by induction and because sums
+///    in A with equal elements have equal outcomes; both have a move or
+///    neither.) So adding H leaves the quotient as it is, with Φ(H) = Φ(K).
+/// 2. When Φ(H_{m+p}) = Φ(H_m) for e <= m < W (the rule's window, as
+///    [`crate::period::values_needed`] gives it, with every heap read at
+///    most n), the options of heap N + p and heap N correspond in exactly
+///    that way for N >= W: a part of at least max(e, 1) + p of an option of
+///    N + p, shortened by p, gives an option of N with the same element,
+///    and a part of at least e of an option of N, lengthened by p, gives
+///    one of N + p (the counting is the normal-play proof's, word for word,
+///    [`crate::period::guy_smith_window`]).
+///
+/// By induction every heap past n is a conservative extension with
+/// Φ(H_{N+p}) = Φ(H_N): the quotient of all heaps is this one.
+pub fn final_period(rule: &crate::period::PeriodRule, heap_map: &[u32]) -> Option<(u32, u32)> {
+    let found = crate::period::prove(heap_map.len(), |i| heap_map[i], rule)?;
+    Some((found.preperiod as u32, found.period as u32))
 }
 
 /// How a quotient is built: bounds and the long-run hooks.
@@ -276,10 +385,14 @@ pub fn build_as_far_as_possible(
         )));
     }
     let game = family.spec();
-    let rules = rules(family, max_heap)?;
+    let rule = family.period_rule();
+    let mut source = Source::Family(family, rules_of_nothing()?);
+    // Not a heap game at all: an error at once, not a quotient of no heaps.
+    source.up_to(max_heap.min(1), max_heap)?;
     let (built, stopped) = construct(
         &game,
-        &rules,
+        &mut source,
+        &rule,
         max_heap,
         limits,
         Method::Predict,
@@ -287,6 +400,80 @@ pub fn build_as_far_as_possible(
         interrupted,
     )?;
     Ok((finish(game, built, true)?, stopped))
+}
+
+/// The misère quotient of several heap games together: the sums of heaps
+/// of `games` (name and rules, each listed up to `max_size`) in which every
+/// heap has at most `max_size` tokens. Heap h of game f (f counted from 0)
+/// is the quotient's heap `k·(h − 1) + f + 1` for k games
+/// ([`joint_index`]), so the construction sees one game whose options still
+/// come before the heap they are of. When a heap cannot be added (limits,
+/// memory, `interrupted`), the quotient of the heaps before it, with why.
+pub fn build_joint(
+    games: &[(String, Rules)],
+    max_size: u32,
+    limits: &Limits,
+    interrupted: &dyn Fn() -> bool,
+) -> Result<(Quotient, Option<Error>)> {
+    let name = games
+        .iter()
+        .map(|(g, _)| g.as_str())
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let k = games.len() as u64;
+    let top = joint_index(k, games.len() as u64 - 1, max_size as u64);
+    if games.is_empty() || top > MAX_HEAP as u64 {
+        return Err(Error::invalid(format!(
+            "{name}: a joint quotient is built up to {MAX_HEAP} heaps in all"
+        )));
+    }
+    let mut options = vec![Vec::new(); top as usize + 1];
+    for (f, (game, rules)) in games.iter().enumerate() {
+        for h in 1..=max_size as u64 {
+            let index = joint_index(k, f as u64, h);
+            let mut list: Vec<Sum> = rules.options[h as usize]
+                .iter()
+                .map(|o| {
+                    let mut parts: Sum = o
+                        .iter()
+                        .map(|part| joint_index(k, f as u64, *part as u64) as u32)
+                        .collect();
+                    parts.sort_unstable();
+                    parts
+                })
+                .collect();
+            list.sort();
+            // Every move must lower the weight of the joint numbering too.
+            if let Some(o) = list.iter().find(|o| Rules::weight(o) >= 2 * index - 1) {
+                return Err(Error::invalid(format!(
+                    "{game}: a move from heap {h} leaves heaps {o:?} too large for a joint quotient"
+                )));
+            }
+            options[index as usize] = list;
+        }
+    }
+    let rules = Rules { options };
+    let (built, stopped) = construct(
+        &name,
+        &mut Source::Listed(&rules),
+        &crate::period::PeriodRule::Unknown,
+        top as u32,
+        limits,
+        Method::Predict,
+        &mut |_, _| {},
+        interrupted,
+    )?;
+    Ok((finish(name, built, true)?, stopped))
+}
+
+/// The heap of a joint quotient of `k` games that is heap `h` of game `f`
+/// (heap 0 of every game is the empty sum, 0).
+pub fn joint_index(k: u64, f: u64, h: u64) -> u64 {
+    if h == 0 {
+        0
+    } else {
+        k * (h - 1) + f + 1
+    }
 }
 
 /// How a heap that changes the quotient is added.
@@ -314,10 +501,13 @@ pub fn build_with(
     method: Method,
 ) -> Result<Quotient> {
     let game = family.spec();
-    let rules = rules(family, max_heap)?;
+    let rule = family.period_rule();
+    let mut source = Source::Family(family, rules_of_nothing()?);
+    source.up_to(max_heap.min(1), max_heap)?;
     let (built, stopped) = construct(
         &game,
-        &rules,
+        &mut source,
+        &rule,
         max_heap,
         limits,
         method,
@@ -338,14 +528,17 @@ struct Built {
     max_heap: u32,
     changed_at: u32,
     history: Vec<[u64; 3]>,
+    finality: Option<Final>,
 }
 
 /// The construction of [`build`] on a game's rules: the quotient of the
 /// heaps done, and why it stopped before `max_heap` if it was not
 /// interrupted.
+#[allow(clippy::too_many_arguments)]
 fn construct(
     game: &str,
-    rules: &Rules,
+    source: &mut Source,
+    rule: &crate::period::PeriodRule,
     max_heap: u32,
     limits: &Limits,
     method: Method,
@@ -362,11 +555,31 @@ fn construct(
     let mut changed_at = 0;
     let mut done = 0;
     let mut stopped = None;
+    let mut finality = None;
     for n in 1..=max_heap {
         progress(n as u64 - 1, max_heap as u64);
         if interrupted() {
             break;
         }
+        // Once the heap map is proved periodic, the quotient is that of
+        // every heap: the heaps left follow from the period.
+        if n - 1 <= 256 || (n - 1) % 32 == 0 {
+            if let Some((preperiod, period)) = final_period(rule, &proved.heap_map) {
+                finality = Some(Final {
+                    preperiod,
+                    period,
+                    proved_at: n - 1,
+                });
+                break;
+            }
+        }
+        let rules = match source.up_to(n, max_heap) {
+            Ok(rules) => rules,
+            Err(e) => {
+                stopped = Some(e);
+                break;
+            }
+        };
         let out_of_memory = |order: usize| {
             crate::memory::exceeded(
                 &format!("the misère quotient of {game} with heaps up to {n}"),
@@ -474,6 +687,24 @@ fn construct(
         }
         done = n;
     }
+    if finality.is_none() {
+        finality = final_period(rule, &proved.heap_map).map(|(preperiod, period)| Final {
+            preperiod,
+            period,
+            proved_at: done,
+        });
+    }
+    if let Some(f) = finality {
+        let p_size = proved.monoid.p.iter().filter(|p| **p).count() as u64;
+        let order = proved.monoid.order() as u64;
+        for h in done + 1..=max_heap {
+            let x = proved.heap_map[(h - f.period) as usize];
+            proved.heap_map.push(x);
+            history.push([h as u64, order, p_size]);
+        }
+        done = done.max(max_heap);
+        stopped = None;
+    }
     progress(done as u64, max_heap as u64);
     // The monoid laws and reducedness, checked on the table itself.
     if let Some(why) = proved.monoid.law_failure() {
@@ -492,6 +723,7 @@ fn construct(
             max_heap: done,
             changed_at,
             history,
+            finality,
         },
         stopped,
     ))
@@ -610,6 +842,7 @@ fn finish(game: String, built: Built, check_tame: bool) -> Result<Quotient> {
         max_heap,
         changed_at,
         history,
+        finality,
     } = built;
     let gens = generators(&proved);
     let (p, relations) = relations(&proved, &gens);
@@ -649,6 +882,7 @@ fn finish(game: String, built: Built, check_tame: bool) -> Result<Quotient> {
         tame: None,
         changed_at,
         history,
+        finality,
     };
     if check_tame {
         quotient.tame = tame_index(&quotient.monoid);
@@ -1004,6 +1238,70 @@ mod tests {
             prop_assume!(learned.is_ok());
             let predicted = quotient_by(&game, max, Method::Predict);
             prop_assert_eq!(predicted.to_json(), learned.unwrap().to_json(), "{}", game);
+        }
+    }
+
+    /// The quotient of `game`'s heaps up to `max`, proving finality by
+    /// `rule`; `None` when it takes more than a second.
+    fn quotient_with_rule(
+        game: &str,
+        max: u32,
+        rule: &crate::period::PeriodRule,
+    ) -> Option<Quotient> {
+        let mut family = crate::spec::parse_game(game, Default::default()).unwrap();
+        let limits = Limits {
+            max_order: 2000,
+            max_states: 200_000,
+        };
+        let started = std::time::Instant::now();
+        let out_of_time = || started.elapsed().as_secs_f64() > 1.0;
+        let mut source = Source::Family(family.as_mut(), rules_of_nothing().unwrap());
+        let (built, stopped) = construct(
+            game,
+            &mut source,
+            rule,
+            max,
+            &limits,
+            Method::Predict,
+            &mut |_, _| {},
+            &out_of_time,
+        )
+        .ok()?;
+        (stopped.is_none() && built.max_heap == max)
+            .then(|| finish(game.into(), built, true).unwrap())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// A quotient proved final and filled in by its period is the one
+        /// built heap by heap without the proof, for random octal and
+        /// hexadecimal codes: the periodicity argument holds.
+        #[test]
+        fn final_quotients_are_the_ones_built_heap_by_heap(
+            d1 in 0u32..16, d2 in 0u32..16, d3 in 0u32..8, count in 1usize..4, max in 20u32..70, hex in any::<bool>(),
+        ) {
+            let radix = if hex { 16 } else { 8 };
+            let code: String = [d1 % radix, d2 % radix, d3][..count]
+                .iter()
+                .map(|d| format!("{d:x}"))
+                .collect();
+            let game = if hex { format!("hex:0.{code}") } else { format!("0.{code}") };
+            prop_assume!(!game.ends_with('0'));
+            let mut family = crate::spec::parse_game(&game, Default::default()).unwrap();
+            let rule = family.as_mut().period_rule();
+            let Some(with_proof) = quotient_with_rule(&game, max, &rule) else {
+                return Ok(());
+            };
+            let Some(f) = with_proof.finality else {
+                return Ok(());
+            };
+            let Some(plain) = quotient_with_rule(&game, max, &crate::period::PeriodRule::Unknown) else {
+                return Ok(());
+            };
+            prop_assert!(f.proved_at <= max);
+            let mut a = with_proof.to_json();
+            a["final"] = serde_json::Value::Null;
+            prop_assert_eq!(a, plain.to_json(), "{}", game);
         }
     }
 
