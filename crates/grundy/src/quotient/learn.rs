@@ -42,12 +42,23 @@ pub type Sum = Vec<u32>;
 pub struct Rules {
     /// `options[h]`: the options of heap h, each a sum (h = 0 has none).
     pub options: Vec<Vec<Sum>>,
+    /// The weight of each heap, when it is not 2h − 1 (the heaps of a joint
+    /// quotient weigh by their size in their own game).
+    pub weights: Option<Vec<u64>>,
 }
 
 impl Rules {
+    /// The weight of heap h: 2h − 1 unless given.
+    pub fn heap_weight(&self, h: u32) -> u64 {
+        match &self.weights {
+            Some(w) => w[h as usize],
+            None => 2 * h as u64 - 1,
+        }
+    }
+
     /// μ: the weight that every move lowers.
-    pub fn weight(sum: &[u32]) -> u64 {
-        sum.iter().map(|h| 2 * *h as u64 - 1).sum()
+    pub fn weight(&self, sum: &[u32]) -> u64 {
+        sum.iter().map(|h| self.heap_weight(*h)).sum()
     }
 }
 
@@ -92,7 +103,7 @@ impl Oracle<'_> {
             return Ok(self.below.monoid.p[x as usize]);
         }
         if let Some((candidate, mu)) = &self.trusted {
-            if Rules::weight(sum) < *mu {
+            if self.rules.weight(sum) < *mu {
                 let x = candidate.element(sum);
                 return Ok(candidate.monoid.p[x as usize]);
             }
@@ -370,7 +381,7 @@ pub fn learn(
                 *contexts = table.contexts.clone();
                 return Ok(candidate);
             };
-            let mu = Rules::weight(&failure);
+            let mu = rules.weight(&failure);
             if oracle.trusted.as_ref().is_none_or(|(_, best)| mu > *best) {
                 oracle.trusted = Some((
                     Proved {
@@ -530,7 +541,7 @@ pub fn verify(rules: &Rules, candidate: &Proved, n: u32) -> Result<Option<Sum>> 
                 next[w] |= part[w];
             }
             next[words] = (m.mul(x, *e) as u64) << 1 | 1;
-            let next_mu = mu + 2 * *h as u64 - 1;
+            let next_mu = mu + rules.heap_weight(*h);
             let next_id = match ids.get(next.as_slice()) {
                 Some(i) => *i,
                 None => {

@@ -219,6 +219,7 @@ pub fn rules(family: &mut dyn Family, max_heap: u32) -> Result<Rules> {
 fn rules_of_nothing() -> Result<Rules> {
     Ok(Rules {
         options: vec![Vec::new()],
+        weights: None,
     })
 }
 
@@ -260,7 +261,7 @@ fn extend_rules(family: &mut dyn Family, rules: &mut Rules, max_heap: u32) -> Re
             // Parts with no move are nothing; a move must lower the weight.
             parts.retain(|p| !options[*p as usize].is_empty());
             parts.sort_unstable();
-            if Rules::weight(&parts) >= 2 * h as u64 - 1 {
+            if parts.iter().map(|p| 2 * *p as u64 - 1).sum::<u64>() >= 2 * h as u64 - 1 {
                 return Err(Error::invalid(format!(
                     "{game}: a move from heap {h} leaves heaps {parts:?} as large as it; misère quotients need heaps that only shrink"
                 )));
@@ -403,15 +404,15 @@ pub fn build_as_far_as_possible(
 }
 
 /// The misère quotient of several heap games together: the sums of heaps
-/// of `games` (name and rules, each listed up to `max_size`) in which every
-/// heap has at most `max_size` tokens. Heap h of game f (f counted from 0)
-/// is the quotient's heap `k·(h − 1) + f + 1` for k games
-/// ([`joint_index`]), so the construction sees one game whose options still
-/// come before the heap they are of. When a heap cannot be added (limits,
-/// memory, `interrupted`), the quotient of the heaps before it, with why.
+/// of `games` (name and rules, game f's listed up to its own largest heap
+/// m_f) in which heap h of game f has h <= m_f. The heaps of all the games
+/// are numbered in order of size, then of game ([`joint_indices`]), so the
+/// construction sees one game whose options still come before the heap
+/// they are of; each heap weighs 2h − 1 by its size in its own game, which
+/// every move lowers. When a heap cannot be added (limits, memory,
+/// `interrupted`), the quotient of the heaps before it, with why.
 pub fn build_joint(
     games: &[(String, Rules)],
-    max_size: u32,
     limits: &Limits,
     interrupted: &dyn Fn() -> bool,
 ) -> Result<(Quotient, Option<Error>)> {
@@ -420,39 +421,39 @@ pub fn build_joint(
         .map(|(g, _)| g.as_str())
         .collect::<Vec<_>>()
         .join(" + ");
-    let k = games.len() as u64;
-    let top = joint_index(k, games.len() as u64 - 1, max_size as u64);
-    if games.is_empty() || top > MAX_HEAP as u64 {
+    let sizes: Vec<u32> = games
+        .iter()
+        .map(|(_, r)| r.options.len().saturating_sub(1) as u32)
+        .collect();
+    let indices = joint_indices(&sizes);
+    let top: usize = sizes.iter().map(|m| *m as usize).sum();
+    if games.is_empty() || top > MAX_HEAP as usize {
         return Err(Error::invalid(format!(
             "{name}: a joint quotient is built up to {MAX_HEAP} heaps in all"
         )));
     }
-    let mut options = vec![Vec::new(); top as usize + 1];
-    for (f, (game, rules)) in games.iter().enumerate() {
-        for h in 1..=max_size as u64 {
-            let index = joint_index(k, f as u64, h);
-            let mut list: Vec<Sum> = rules.options[h as usize]
+    let mut options = vec![Vec::new(); top + 1];
+    let mut weights = vec![0u64; top + 1];
+    for (f, (_, rules)) in games.iter().enumerate() {
+        for h in 1..=sizes[f] as usize {
+            let index = indices[f][h] as usize;
+            weights[index] = 2 * h as u64 - 1;
+            let mut list: Vec<Sum> = rules.options[h]
                 .iter()
                 .map(|o| {
-                    let mut parts: Sum = o
-                        .iter()
-                        .map(|part| joint_index(k, f as u64, *part as u64) as u32)
-                        .collect();
+                    let mut parts: Sum = o.iter().map(|part| indices[f][*part as usize]).collect();
                     parts.sort_unstable();
                     parts
                 })
                 .collect();
             list.sort();
-            // Every move must lower the weight of the joint numbering too.
-            if let Some(o) = list.iter().find(|o| Rules::weight(o) >= 2 * index - 1) {
-                return Err(Error::invalid(format!(
-                    "{game}: a move from heap {h} leaves heaps {o:?} too large for a joint quotient"
-                )));
-            }
-            options[index as usize] = list;
+            options[index] = list;
         }
     }
-    let rules = Rules { options };
+    let rules = Rules {
+        options,
+        weights: Some(weights),
+    };
     let (built, stopped) = construct(
         &name,
         &mut Source::Listed(&rules),
@@ -466,14 +467,22 @@ pub fn build_joint(
     Ok((finish(name, built, true)?, stopped))
 }
 
-/// The heap of a joint quotient of `k` games that is heap `h` of game `f`
-/// (heap 0 of every game is the empty sum, 0).
-pub fn joint_index(k: u64, f: u64, h: u64) -> u64 {
-    if h == 0 {
-        0
-    } else {
-        k * (h - 1) + f + 1
+/// The heaps of a joint quotient of games whose largest heaps are `sizes`:
+/// `result[f][h]` is the heap that is heap h of game f (heap 0 of every
+/// game is the empty sum, 0). Heaps come in order of size, then of game.
+pub fn joint_indices(sizes: &[u32]) -> Vec<Vec<u32>> {
+    let mut indices: Vec<Vec<u32>> = sizes.iter().map(|m| vec![0; *m as usize + 1]).collect();
+    let mut next = 1;
+    let largest = sizes.iter().copied().max().unwrap_or(0);
+    for h in 1..=largest as usize {
+        for game in indices.iter_mut() {
+            if let Some(index) = game.get_mut(h) {
+                *index = next;
+                next += 1;
+            }
+        }
     }
+    indices
 }
 
 /// How a heap that changes the quotient is added.
@@ -776,7 +785,7 @@ fn conservative(
         match learn::verify(rules, &candidate, n)? {
             None => return Ok(Ok(candidate)),
             Some(failure) => {
-                let mu = Rules::weight(&failure);
+                let mu = rules.weight(&failure);
                 if best.as_ref().is_none_or(|(_, b)| mu > *b) {
                     best = Some((candidate, mu));
                 }
@@ -1253,7 +1262,7 @@ mod tests {
             max_order: 2000,
             max_states: 200_000,
         };
-        let started = std::time::Instant::now();
+        let started = crate::clock::Instant::now();
         let out_of_time = || started.elapsed().as_secs_f64() > 1.0;
         let mut source = Source::Family(family.as_mut(), rules_of_nothing().unwrap());
         let (built, stopped) = construct(
