@@ -92,7 +92,12 @@ export function render(root, params) {
         el('p', {}, el('strong', { text: t('analyse.method') + ' ' }), el('code', { text: r.method })),
         el('p', { class: 'explain', text: t('misere.' + r.method, {}) })));
       if (r.components.some((c) => c.genus)) parts.push(el('p', { class: 'explain small', text: t('misere.genusNotation') }));
-      if (r.method === 'quotient') parts.push(quotientPanel(r));
+      // The quotient itself is shown for sums of one game's heaps that the
+      // quotient page can draw (heaps up to 64); a sum that mixes games is
+      // answered by the quotient of its games together, which has no page.
+      const oneGame = r.components.every((c) => c.game === r.components[0].game);
+      const largest = Math.max(...r.components.map((c) => Number(c.position)));
+      if (r.method === 'quotient' && oneGame && largest <= 64) parts.push(quotientPanel(r));
     } else {
       const values = r.components.map((c) => bigValue(c.grundy));
       const narrow = values.every((v) => v !== null && v < (1n << 64n));

@@ -77,7 +77,7 @@ export default {
   'misere.bouton': 'Bouton\u2019s misère rule for Nim: play as in normal Nim, except when every heap would be 0 or 1; then leave an odd number of heaps of 1.',
   'misere.genus': 'Conway\u2019s genus theory: every position reachable in this sum is tame, so the sum plays like misère Nim with substitute heaps. Each component\u2019s genus g^{γ0γ1…} gives its normal value g and its misère values with extra heaps of 2.',
   'misere.search': 'A search of the whole sum: misère values do not add like nim-sums, so every line of play was examined (with a memo of positions already decided).',
-  'misere.quotient': 'The game\u2019s misère quotient (Plambeck and Siegel): every heap is an element of a small commutative monoid, and a sum is a second-player win exactly when the product of its heaps\u2019 elements lies in the P-portion. A move wins when the product of what it leaves does.',
+  'misere.quotient': 'The misère quotient (Plambeck and Siegel) of the sum\u2019s game, or of its games together when it mixes them: every heap is an element of a small commutative monoid, and a sum is a second-player win exactly when the product of its heaps\u2019 elements lies in the P-portion. A move wins when the product of what it leaves does.',
   'misere.genusNotation': 'Genus g^{abc}: g is the normal Grundy value, a the misère value, b and c the misère values with one and two extra heaps of 2.',
 
   'explain.title': 'Explain: options, values and the mex',

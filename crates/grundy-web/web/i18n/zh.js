@@ -121,7 +121,7 @@ export default {
   'misere.bouton': 'Bouton 的 Misère 尼姆规则：和普通尼姆一样走，除非走完后每堆都只剩 0 或 1 个；这时要留下奇数个 1 的堆。',
   'misere.genus': 'Conway 的亏格理论：这个游戏和中能到达的每个局面都是“驯服的”（tame），所以它的玩法与用替代堆的 Misère 尼姆相同。每个分量的亏格 g^{γ0γ1…} 给出它的普通 Grundy 值 g，以及添加若干个大小为 2 的堆时的 Misère 值。',
   'misere.search': '对整个游戏和进行搜索：Misère 值不能像尼姆和那样相加，所以逐一检查了每一种走法（已判定的局面会被记住）。',
-  'misere.quotient': '该游戏的反常商（Plambeck 与 Siegel）：每个堆对应一个小交换幺半群中的元素；一个和是后手胜，当且仅当其各堆元素之积落在 P 部分中。一步走法是致胜的，当且仅当走后剩余各堆之积在 P 部分中。',
+  'misere.quotient': '和中游戏的反常商（Plambeck 与 Siegel；和中混有几种游戏时，是它们合起来的反常商）：每个堆对应一个小交换幺半群中的元素；一个和是后手胜，当且仅当其各堆元素之积落在 P 部分中。一步走法是致胜的，当且仅当走后剩余各堆之积在 P 部分中。',
   'misere.genusNotation': '亏格 g^{abc}：g 是普通规则下的 Grundy 值，a 是 Misère 值，b、c 是再加一个、两个大小为 2 的堆时的 Misère 值。',
 
   'explain.title': '讲解：后继局面、Grundy 值与 mex',
