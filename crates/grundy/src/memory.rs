@@ -122,6 +122,12 @@ pub fn positions_exhausted(limit: usize) -> Error {
     }
 }
 
+/// Whether `bytes` more would still be within the budget (true where the
+/// process's memory cannot be read).
+pub fn fits(bytes: u64) -> bool {
+    resident().is_none_or(|used| used.saturating_add(bytes) <= budget())
+}
+
 /// Whether the process holds more than the budget now.
 pub fn over_budget() -> bool {
     resident().is_some_and(|used| used > budget())

@@ -279,16 +279,10 @@ fn by_heaps_probing(
                     Err(e) if is_not_heaps(&e) => return Ok(None),
                     Err(e) => return Err(beyond_the_quotient(sum, &search, &root, e)),
                 };
-                if loses {
-                    if winning_moves.len() == max_moves {
-                        truncated = true;
-                        break 'all;
-                    }
-                    winning_moves.push(WinningMove {
-                        component: index,
-                        from: c.position.clone(),
-                        to: mv.to.clone(),
-                    });
+                if loses && !push_winning(&mut winning_moves, max_moves, index, &c.position, &mv.to)
+                {
+                    truncated = true;
+                    break 'all;
                 }
             }
         }
@@ -352,16 +346,11 @@ fn by_quotient(
                         None => return Err(not_heaps()),
                     }
                 }
-                if is_p(&next)? {
-                    if winning_moves.len() == max_moves {
-                        truncated = true;
-                        break 'all;
-                    }
-                    winning_moves.push(WinningMove {
-                        component: index,
-                        from: c.position.clone(),
-                        to: mv.to.clone(),
-                    });
+                if is_p(&next)?
+                    && !push_winning(&mut winning_moves, max_moves, index, &c.position, &mv.to)
+                {
+                    truncated = true;
+                    break 'all;
                 }
             }
         }
@@ -374,6 +363,26 @@ fn by_quotient(
         genera: vec![],
         unlisted,
     })
+}
+
+/// Adds the move of component `component` from `from` to `to` to `moves`;
+/// false (and nothing added) when `moves` already holds `max_moves`.
+fn push_winning(
+    moves: &mut Vec<WinningMove>,
+    max_moves: usize,
+    component: usize,
+    from: &Position,
+    to: &[Position],
+) -> bool {
+    if moves.len() == max_moves {
+        return false;
+    }
+    moves.push(WinningMove {
+        component,
+        from: from.clone(),
+        to: to.to_vec(),
+    });
+    true
 }
 
 /// The search's budget error, saying which heap the quotient did not reach

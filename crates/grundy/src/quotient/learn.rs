@@ -443,6 +443,12 @@ pub fn verify(rules: &Rules, candidate: &Proved, n: u32) -> Result<Option<Sum>> 
     let m = &candidate.monoid;
     let order = m.order();
     let words = order.div_ceil(64);
+    // The tables below grow with the candidate's order squared: a large
+    // candidate is refused before it fills the memory budget.
+    let fits = |bytes: usize| crate::memory::fits(bytes as u64);
+    if !fits(order * words * 8) {
+        return Err(Error::TooLarge(super::OUT_OF_MEMORY.into()));
+    }
     // inv[y] = {z : y·z ∈ P}, as bits.
     let mut inv = vec![0u64; order * words];
     for y in 0..order {
@@ -482,6 +488,7 @@ pub fn verify(rules: &Rules, candidate: &Proved, n: u32) -> Result<Option<Sum>> 
     // The options' part of U for each letter and element x, made when first
     // needed: ⋃_o inv[x·o].
     let mut option_part: Vec<Option<Box<[u64]>>> = vec![None; letters.len() * order];
+    let mut parts_made = 0usize;
     // Each state holds its set U as `words` words, twice (the list and the
     // index): at most about 2 GB of them, and the memory budget watched.
     let max_states = (20_000_000usize).min((1usize << 28) / (2 * words + 4));
@@ -527,7 +534,14 @@ pub fn verify(rules: &Rules, candidate: &Proved, n: u32) -> Result<Option<Sum>> 
                 }
             }
             next[..words].copy_from_slice(&shared);
-            let part = option_part[l * order + x as usize].get_or_insert_with(|| {
+            let slot = &mut option_part[l * order + x as usize];
+            if slot.is_none() {
+                parts_made += 1;
+                if parts_made.is_multiple_of(64) && !fits(64 * words * 8) {
+                    return Err(Error::TooLarge(super::OUT_OF_MEMORY.into()));
+                }
+            }
+            let part = slot.get_or_insert_with(|| {
                 let mut bits = vec![0u64; words];
                 for o in images {
                     let y = m.mul(x, *o) as usize;
@@ -550,7 +564,16 @@ pub fn verify(rules: &Rules, candidate: &Proved, n: u32) -> Result<Option<Sum>> 
                             "proving the misère quotient of heaps up to {n} needs more than {max_states} states"
                         )));
                     }
-                    if dist.len().is_multiple_of(4096) && crate::memory::over_budget() {
+                    // The index of states doubles when full, and the keys'
+                    // list with it: both are looked at before they grow.
+                    let grows = (ids.len() >= ids.capacity())
+                        .then(|| ids.capacity() * (2 * key_len * 8 + 24))
+                        .into_iter()
+                        .chain(
+                            (keys.len() + key_len > keys.capacity()).then(|| keys.capacity() * 8),
+                        )
+                        .sum::<usize>();
+                    if (grows > 0 || dist.len().is_multiple_of(4096)) && !fits(grows) {
                         return Err(Error::TooLarge(super::OUT_OF_MEMORY.into()));
                     }
                     let i = dist.len();

@@ -313,6 +313,10 @@ fn candidate(
             first[*c as usize] = reached[i];
         }
     }
+    // A table of many thousands of elements is gigabytes: it must fit.
+    if !crate::memory::fits((classes * classes * 4) as u64) {
+        return Err(Error::TooLarge(super::OUT_OF_MEMORY.into()));
+    }
     let mut table = vec![0u32; classes * classes];
     for a in 0..classes {
         for b in 0..classes {
