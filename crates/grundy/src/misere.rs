@@ -394,21 +394,21 @@ fn beyond_the_quotient(sum: &Sum, search: &HeapSearch, root: &[Heap], e: Error) 
     let Some(past) = root.iter().copied().find(|h| oracle.element(*h).is_none()) else {
         return e;
     };
-    let why = match &e {
-        Error::Budget { limit } => format!("more than {limit} positions (--max-states)"),
-        Error::TooLarge(m) if m.contains("memory") => {
-            "more memory than the budget (--max-memory)".into()
-        }
-        _ => return e,
-    };
     let game = sum.family(family_of(past)).spec();
-    Error::TooLarge(format!(
-        "misère play of this sum: heap {} of {game} is past the misère quotient of {} that could be built within {QUOTIENT_SECONDS} s and 4,096 elements ({}, order {}), and the search beyond it needs {why}; try heaps within the quotient",
+    let past_it = format!(
+        "heap {} of {game} is past the misère quotient of {} that could be built within {QUOTIENT_SECONDS} s and 4,096 elements ({}, order {})",
         size_of(past),
         oracle.quotient.game,
         oracle.reach(),
         oracle.quotient.monoid.order(),
-    ))
+    );
+    match &e {
+        Error::Budget { limit } => Error::TooLarge(format!(
+            "misère play of this sum: {past_it}, and the search beyond it needs more than {limit} positions (--max-states); try heaps within the quotient"
+        )),
+        Error::TooLarge(m) if m.contains("memory") => Error::TooLarge(format!("{m} ({past_it})")),
+        _ => e,
+    }
 }
 
 /// What this process knows of one game's (or games') misère quotient: the
