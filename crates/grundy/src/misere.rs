@@ -112,6 +112,9 @@ pub fn analyze(sum: &mut Sum, max_moves: usize, max_states: usize) -> Result<Mis
 /// the search. Quotients are kept for the process, so this is paid once.
 const QUOTIENT_SECONDS: f64 = 4.0;
 
+/// The most elements such a quotient may have.
+const QUOTIENT_MAX_ORDER: usize = 4096;
+
 /// The largest heap size a joint quotient of several games is built to.
 const JOINT_MAX_SIZE: u32 = 200;
 
@@ -153,6 +156,17 @@ impl Oracle {
         };
         let index = *indices[slot].get(size_of(heap) as usize)?;
         (index <= q.max_heap).then(|| q.heap_map[index as usize])
+    }
+
+    /// Whether the sum of `heaps` is a misère P-position, if the quotient
+    /// covers every heap.
+    fn is_p(&self, heaps: &[Heap]) -> Option<bool> {
+        let m = &self.quotient.monoid;
+        let mut x = 0;
+        for h in heaps {
+            x = m.mul(x, self.element(*h)?);
+        }
+        Some(m.p[x as usize])
     }
 
     /// Whether every heap of `heaps` is covered.
@@ -309,18 +323,9 @@ fn by_quotient(
     max_moves: usize,
 ) -> Result<MisereAnalysis> {
     let is_p = |heaps: &[Heap]| -> Result<bool> {
-        let m = &oracle.quotient.monoid;
-        let mut x = 0;
-        for h in heaps {
-            let y = oracle.element(*h).ok_or_else(|| {
-                Error::invalid(format!(
-                    "heap {} is not covered by the quotient",
-                    size_of(*h)
-                ))
-            })?;
-            x = m.mul(x, y);
-        }
-        Ok(m.p[x as usize])
+        oracle
+            .is_p(heaps)
+            .ok_or_else(|| Error::invalid("a heap is not covered by the quotient"))
     };
     let wins = !is_p(root)?;
     let mut winning_moves = Vec::new();
@@ -396,7 +401,7 @@ fn beyond_the_quotient(sum: &Sum, search: &HeapSearch, root: &[Heap], e: Error) 
     };
     let game = sum.family(family_of(past)).spec();
     let past_it = format!(
-        "heap {} of {game} is past the misère quotient of {} that could be built within {QUOTIENT_SECONDS} s and 4,096 elements ({}, order {})",
+        "heap {} of {game} is past the misère quotient of {} that could be built within {QUOTIENT_SECONDS} s and {QUOTIENT_MAX_ORDER} elements ({}, order {})",
         size_of(past),
         oracle.quotient.game,
         oracle.reach(),
@@ -492,7 +497,7 @@ fn cached_quotient(sum: &mut Sum, root: &[Heap], build: bool) -> Result<Option<O
         return Ok(None);
     }
     let limits = crate::quotient::Limits {
-        max_order: 4096,
+        max_order: QUOTIENT_MAX_ORDER,
         max_states: QUOTIENT_STATES,
     };
     let stop = sum.stop_flag();
@@ -668,13 +673,7 @@ impl HeapSearch {
 
     /// The quotient's answer for `state`, when it covers every heap.
     fn quotient_says(&self, state: &[Heap]) -> Option<bool> {
-        let oracle = self.oracle.as_ref()?;
-        let m = &oracle.quotient.monoid;
-        let mut x = 0;
-        for h in state {
-            x = m.mul(x, oracle.element(*h)?);
-        }
-        Some(!m.p[x as usize])
+        Some(!self.oracle.as_ref()?.is_p(state)?)
     }
 
     /// Whether the player to move wins misère play from `state` (sorted,
