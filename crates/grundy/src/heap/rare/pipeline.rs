@@ -5,75 +5,127 @@
 use super::search::{confirm, decide};
 use super::single::take_marks;
 use super::{without_equal, Bits, RareSplit, Scratch, Stats, BLOCK, MAX_RARE_BOUND};
-use crate::heap::simd;
-#[cfg(target_arch = "x86_64")]
-use crate::heap::simd::Path;
+use crate::heap::simd::{self, Path};
+
+/// Heaps of a block marked together in [`block_marks`] (fewer when values
+/// are wide): their byte rows, 32 KiB for values below 512, stay in the
+/// first-level cache while every rare heap writes into them, and an
+/// option's place in them fits 16 bits.
+const ROWS: usize = 64;
 
 /// [`pair_marks`] with `partners_below: Some(old.len())` for every heap of
 /// the block `first..first + marks.len()` at once: `marks[i]` gets the
 /// options of heap `first + i` through rare heaps `r` whose partner
 /// `m - r` is in `old`, the table below the block. Rare heap by rare heap
 /// the partners of consecutive heaps are consecutive, so this reads `old`
-/// in runs (no gather) and sets the bits of heap after heap; returns how
-/// many options were marked.
+/// in runs (no gather). Each option is one byte stored in its heap's row:
+/// no read-modify-write of a bit word, so the stores do not wait on each
+/// other. Four partners are read as one 64-bit word and their four places
+/// (value and row) computed in its 16-bit lanes at once, in plain integer
+/// code that every processor runs. The rows are then folded into bits.
+/// Returns how many options were marked.
 #[inline(always)]
 pub(super) fn block_marks<const W: usize>(
     context: &RareSplit,
     first: usize,
     old: &[u16],
     marks: &mut [Bits<W>],
+    path: Path,
 ) -> u64 {
+    let width = 64 * W;
+    let rows_at_once = ROWS.min(1 << 16 >> width.trailing_zeros());
     let cut = old.len();
     let end = first + marks.len();
-    let top = 64 * W as u32 - 1;
+    let top = width - 1;
+    let mut rows = vec![0u8; rows_at_once * width];
     let mut steps = 0;
-    // Heaps `from..to` of the block, each paired through the rare heap with
-    // value `value` whose partner for heap `from` is `old[partner]`.
-    let mut run = |from: usize, to: usize, partner: usize, value: u32| {
-        if from >= to {
-            return;
-        }
-        steps += (to - from) as u64;
-        let heaps = &mut marks[from - first..to - first];
-        for (bits, &x) in heaps.iter_mut().zip(&old[partner..partner + (to - from)]) {
-            let x = (u32::from(x) ^ value) & top;
-            bits.0[(x >> 6) as usize] |= 1 << (x & 63);
-        }
-    };
-    for &k in &context.rules.splits {
-        for (&r, &value) in context.rare.iter().zip(context.rare_values) {
-            let r = r as usize;
-            // Heap n pairs r with m - r = n - k - r: r < m and m - r < cut.
-            let from = first.max(r + k + 1);
-            let to = end.min(r + k + cut);
-            let equal = 2 * r + k;
-            if context.rules.unequal && (from..to).contains(&equal) {
-                // Parts must differ: heap 2r + k has no split (r, r).
-                run(from, equal, from - k - r, value);
-                run(equal + 1, to, equal + 1 - k - r, value);
-            } else {
-                run(from, to, from.saturating_sub(k + r), value);
+    for low in (first..end).step_by(rows_at_once) {
+        let high = (low + rows_at_once).min(end);
+        // Heaps `from..to` of these rows, each paired through the rare heap
+        // with value `value` whose partner for heap `from` is `old[partner]`.
+        let mut run = |from: usize, to: usize, partner: usize, value: u16| {
+            if from >= to {
+                return;
             }
+            steps += (to - from) as u64;
+            let partners = &old[partner..partner + (to - from)];
+            let lanes = |x: u64| x * 0x0001_0001_0001_0001;
+            let (value4, top4) = (lanes(value.into()), lanes(top as u64));
+            // The places of a group's four options: row `i + j` in lane `j`.
+            let step4 = lanes(4 * width as u64);
+            let mut place4 = lanes((from - low) as u64 * width as u64)
+                + ((width as u64) << 16 | (2 * width as u64) << 32 | (3 * width as u64) << 48);
+            let groups = partners.chunks_exact(4);
+            let tail = groups.remainder();
+            let rows = rows.as_mut_ptr();
+            for four in groups {
+                let x = u64::from(four[0])
+                    | u64::from(four[1]) << 16
+                    | u64::from(four[2]) << 32
+                    | u64::from(four[3]) << 48;
+                // Each lane is below `rows_at_once * width` <= 2^16: no carries.
+                let at = ((x ^ value4) & top4) + place4;
+                place4 += step4;
+                // SAFETY: each lane is a row below `high - low <= rows_at_once`
+                // (`to <= high`) times `width` plus a value below `width`:
+                // inside `rows`.
+                unsafe {
+                    *rows.add((at & 0xffff) as usize) = 1;
+                    *rows.add((at >> 16 & 0xffff) as usize) = 1;
+                    *rows.add((at >> 32 & 0xffff) as usize) = 1;
+                    *rows.add((at >> 48) as usize) = 1;
+                }
+            }
+            let i = to - from - tail.len() + (from - low);
+            for (j, &x) in tail.iter().enumerate() {
+                let at = (i + j) * width + (usize::from(x ^ value) & top);
+                // SAFETY: as above.
+                unsafe { *rows.add(at) = 1 };
+            }
+        };
+        for &k in &context.rules.splits {
+            for (&r, &value) in context.rare.iter().zip(context.rare_values) {
+                let r = r as usize;
+                // Heap n pairs r with m - r = n - k - r: r < m and m - r < cut.
+                let from = low.max(r + k + 1);
+                let to = high.min(r + k + cut);
+                let equal = 2 * r + k;
+                // Values of rare heaps fit the table's cells.
+                let value = value as u16;
+                if context.rules.unequal && (from..to).contains(&equal) {
+                    // Parts must differ: heap 2r + k has no split (r, r).
+                    run(from, equal, from - k - r, value);
+                    run(equal + 1, to, equal + 1 - k - r, value);
+                } else {
+                    run(from, to, from.saturating_sub(k + r), value);
+                }
+            }
+        }
+        for (row, bits) in rows
+            .chunks_exact_mut(width)
+            .zip(&mut marks[low - first..high - first])
+        {
+            simd::fold_bytes(path, row, &mut bits.0);
         }
     }
     steps
 }
 
-/// [`block_marks`], compiled for AVX2 and BMI2 (`shlx`: a variable
-/// shift in one instruction) on the x86 vector paths.
+/// [`block_marks`], compiled for AVX2 and BMI2 on the x86 vector paths.
 fn block_marks_on<const W: usize>(
     context: &RareSplit,
     first: usize,
     old: &[u16],
     marks: &mut [Bits<W>],
 ) -> u64 {
+    let path = context.vector.marks;
     #[cfg(target_arch = "x86_64")]
-    if context.vector.marks != Path::Portable && simd::bmi2_available() {
+    if path != Path::Portable && simd::bmi2_available() {
         // SAFETY: the x86 vector paths run only where AVX2 is (checked
         // when the path is chosen), BMI2 was just checked.
-        return unsafe { block_marks_bmi2(context, first, old, marks) };
+        return unsafe { block_marks_bmi2(context, first, old, marks, path) };
     }
-    block_marks(context, first, old, marks)
+    block_marks(context, first, old, marks, path)
 }
 
 /// [`block_marks`] with AVX2 and BMI2.
@@ -87,8 +139,9 @@ unsafe fn block_marks_bmi2<const W: usize>(
     first: usize,
     old: &[u16],
     marks: &mut [Bits<W>],
+    path: Path,
 ) -> u64 {
-    block_marks(context, first, old, marks)
+    block_marks(context, first, old, marks, path)
 }
 
 /// A pointer handed to the helper thread of [`pipeline`], which only reads

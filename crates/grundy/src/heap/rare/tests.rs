@@ -269,16 +269,18 @@ proptest! {
         };
         let old = &table[..cut];
         let start = cut + cut / 3;
-        let mut marks = vec![Bits::<4>([0; 4]); block];
-        let steps = block_marks(&context, start, old, &mut marks);
-        let mut total = 0;
-        for (i, got) in marks.iter().enumerate() {
-            let mut expected = Bits::<4>([0; 4]);
-            let scratch = &mut Scratch::default();
-            total += pair_marks(&context, start + i, old, Some(cut), &mut expected, scratch);
-            prop_assert_eq!(got.0, expected.0, "heap {}", start + i);
+        for path in Path::supported_paths() {
+            let mut marks = vec![Bits::<4>([0; 4]); block];
+            let steps = block_marks(&context, start, old, &mut marks, path);
+            let mut total = 0;
+            for (i, got) in marks.iter().enumerate() {
+                let mut expected = Bits::<4>([0; 4]);
+                let scratch = &mut Scratch::default();
+                total += pair_marks(&context, start + i, old, Some(cut), &mut expected, scratch);
+                prop_assert_eq!(got.0, expected.0, "heap {} on {}", start + i, path);
+            }
+            prop_assert_eq!(steps, total);
         }
-        prop_assert_eq!(steps, total);
     }
 
     #[test]

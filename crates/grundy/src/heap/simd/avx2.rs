@@ -433,3 +433,24 @@ impl super::SmallSets for Avx2 {
         or_lanes(low, high)
     }
 }
+
+/// [`super::fold_bytes`] with AVX2.
+///
+/// # Safety
+/// AVX2 must be available and `row` hold 64 bytes per word.
+#[target_feature(enable = "avx2")]
+pub unsafe fn fold_bytes(row: &mut [u8], words: &mut [u64]) {
+    let p = row.as_mut_ptr();
+    for (j, word) in words.iter_mut().enumerate() {
+        let mut bits = 0u64;
+        for half in 0..2 {
+            let at = p.add(64 * j + 32 * half) as *mut __m256i;
+            let v = _mm256_loadu_si256(at);
+            // A byte of 1 (the only marks) has its top bit set after the shift.
+            let set = _mm256_movemask_epi8(_mm256_slli_epi16(v, 7)) as u32;
+            bits |= u64::from(set) << (32 * half);
+            _mm256_storeu_si256(at, _mm256_setzero_si256());
+        }
+        *word |= bits;
+    }
+}

@@ -451,6 +451,50 @@ pub fn fold_stamps(path: Path, stamps: &[u32], stamp: u32, words: &mut [u64]) {
     }
 }
 
+/// ORs into `words` the bytes of `row` that are 1 (every byte must be 0 or
+/// 1), as bits (bit `v & 63` of word `v >> 6` for byte `v`), and clears the
+/// row for its next use.
+pub fn fold_bytes(path: Path, row: &mut [u8], words: &mut [u64]) {
+    assert!(row.len() >= words.len() * 64);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = path;
+    #[cfg(target_arch = "x86_64")]
+    if path.avx512() && available() {
+        // SAFETY: features detected; 64 bytes per word, checked above.
+        unsafe { fold_bytes_avx512(row, words) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if path == Path::Avx2 && avx2_available() {
+        // SAFETY: the feature was detected; 64 bytes per word, checked above.
+        unsafe { avx2::fold_bytes(row, words) };
+        return;
+    }
+    // The marks are bytes of 1: eight of them gather into a byte at once.
+    for (word, chunk) in words.iter_mut().zip(row.chunks_exact_mut(64)) {
+        let mut bits = 0u64;
+        for (i, eight) in chunk.chunks_exact(8).enumerate() {
+            let eight: [u8; 8] = eight.try_into().expect("eight bytes");
+            bits |= u64::from(bits_of_bytes(eight)) << (8 * i);
+        }
+        chunk.fill(0);
+        *word |= bits;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn fold_bytes_avx512(row: &mut [u8], words: &mut [u64]) {
+    use std::arch::x86_64::*;
+    let p = row.as_mut_ptr();
+    for (j, word) in words.iter_mut().enumerate() {
+        let at = p.add(64 * j) as *mut _;
+        let v = _mm512_loadu_si512(at);
+        *word |= _mm512_test_epi8_mask(v, v);
+        _mm512_storeu_si512(at, _mm512_setzero_si512());
+    }
+}
+
 /// Bit `j` set for each byte `j` that is 1 (every byte must be 0 or 1):
 /// one multiplication gathers the eight bytes' low bits into the top byte
 /// (byte `j` lands on bit `56 + j`; the partial products never overlap, so
