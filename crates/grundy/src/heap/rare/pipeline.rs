@@ -304,7 +304,15 @@ pub(super) fn pipeline<const W: usize>(
             }
             let later = asked.then(|| {
                 if !helper {
-                    return old_marks(next.clone(), block.start, 0..asked_count);
+                    // Alone, this thread marks the next block once this one
+                    // is final: through every partner below it, this
+                    // block's rare heaps included, which leaves only the
+                    // partners inside the next block to mark heap by heap.
+                    // (Unless a value reached `bound`: then nothing is kept.)
+                    if done < block.end {
+                        return (Vec::new(), 0);
+                    }
+                    return old_marks(next.clone(), block.end, 0..asked_count + found);
                 }
                 let (mut mine, mut steps) = (None, 0);
                 if split < asked_count {
@@ -341,7 +349,7 @@ pub(super) fn pipeline<const W: usize>(
                 stats.pair_steps += steps;
                 pre = marks;
             }
-            cut = block.start;
+            cut = if helper { block.start } else { block.end };
         }
         drop(jobs);
     });
@@ -374,7 +382,11 @@ pub(super) fn block_value<const W: usize>(
     take_marks(context.rules, n, table, marks);
     let (rare, values) = (context.rare, context.rare_values);
     let top = 64 * W as u32 - 1;
-    let stamp = scratch.next_stamp();
+    // With AVX-512 the options through the rare heaps with partners inside
+    // the block are gathered and stamped 16 at a time, then folded into
+    // bits; without it, the few of them are set as bits one by one.
+    let gathered = context.vector.marks.avx512();
+    let stamp = if gathered { scratch.next_stamp() } else { 0 };
     for &k in &context.rules.splits {
         if n < k + 2 {
             continue;
@@ -396,24 +408,32 @@ pub(super) fn block_value<const W: usize>(
             .into_iter()
             .map(|range| (block_rare, block_values, range));
         for (heaps, heap_values, range) in older.chain(newer) {
-            simd::mark_pairs(
-                context.vector.marks,
-                table,
-                &heaps[range.clone()],
-                &heap_values[range],
-                m,
-                stamps,
-                stamp,
-                top,
-            );
+            if gathered {
+                simd::mark_pairs(
+                    context.vector.marks,
+                    table,
+                    &heaps[range.clone()],
+                    &heap_values[range],
+                    m,
+                    stamps,
+                    stamp,
+                    top,
+                );
+            } else {
+                for (&r, &v) in heaps[range.clone()].iter().zip(&heap_values[range]) {
+                    marks.set((v ^ u32::from(table[m - r as usize])) & top);
+                }
+            }
         }
     }
-    simd::fold_stamps(
-        context.vector.marks,
-        &scratch.stamps[..64 * W],
-        stamp,
-        &mut marks.0,
-    );
+    if gathered {
+        simd::fold_stamps(
+            context.vector.marks,
+            &scratch.stamps[..64 * W],
+            stamp,
+            &mut marks.0,
+        );
+    }
     let (cheap_mex, want) = decide(context, n, marks, bound);
     let seen: &mut [u8; MAX_RARE_BOUND as usize] =
         (&mut scratch.seen[..]).try_into().expect("buffer size");
