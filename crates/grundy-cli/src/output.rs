@@ -190,11 +190,19 @@ pub fn sequence(
         SeqFormat::Text => Ok(()),
     }
     .map_err(|_| io_error(write_error.take().expect("set on error")))?;
+    let mut number = itoa::Buffer::new();
     let result = family.sequence(from, to, &mut |n, value| {
         let r = match format {
             SeqFormat::Json => {
-                let sep = if first { "" } else { "," };
-                write!(out, "{sep}{value}")
+                // Millions of values: written without the formatting machinery.
+                let digits = number.format(value).as_bytes();
+                if first {
+                    out.write_all(digits)
+                } else {
+                    let mut item = [b','; 21];
+                    item[1..=digits.len()].copy_from_slice(digits);
+                    out.write_all(&item[..=digits.len()])
+                }
             }
             SeqFormat::Csv => writeln!(out, "{n},{value}"),
             // Rows of ten, each led by its first heap, as printed in the literature.
