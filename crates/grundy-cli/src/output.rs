@@ -202,13 +202,19 @@ pub fn sequence(
                     batch[used] = b',';
                     used += 1;
                 }
-                let len = value.checked_ilog10().unwrap_or(0) as usize + 1;
-                let mut rest = value;
-                for digit in batch[used..used + len].iter_mut().rev() {
-                    *digit = b'0' + (rest % 10) as u8;
-                    rest /= 10;
+                if value < 10 {
+                    // Most values of most games: one digit.
+                    batch[used] = b'0' + value as u8;
+                    used += 1;
+                } else {
+                    let len = value.ilog10() as usize + 1;
+                    let mut rest = value;
+                    for digit in batch[used..used + len].iter_mut().rev() {
+                        *digit = b'0' + (rest % 10) as u8;
+                        rest /= 10;
+                    }
+                    used += len;
                 }
-                used += len;
                 // Room for a comma and the 20 digits of any u64.
                 if used > batch.len() - 21 {
                     let r = out.write_all(&batch[..used]);
