@@ -130,8 +130,8 @@ pub(super) unsafe fn small_run_with<S: simd::SmallSets>(
         (cheap_class(searchable, odd[0]), searched)
     };
     let parities = [by_parity(first & !1), by_parity(first | 1)];
-    // Split sizes within four of each other: one gather of four partners per
-    // rare heap covers them all ([`simd::rare_span64`]); `ks` has bit
+    // Split sizes within four of each other: one 64-bit load of four
+    // partners per rare heap covers them all ([`simd::rare_span64`]); `ks` has bit
     // `kmax - k` for each split size `k`. The four end at the smallest split
     // size: reading the heaps just stored would wait for their stores.
     let kmax = rules.splits.iter().copied().min().unwrap_or(0) + 3;
