@@ -8,10 +8,11 @@ use super::{without_equal, Bits, RareSplit, Scratch, Stats, BLOCK, MAX_RARE_BOUN
 use crate::heap::simd::{self, Path};
 
 /// Heaps of a block marked together in [`block_marks`], fewer when values
-/// are wide: their byte rows, at most 32 KiB (64 rows for values below 512,
-/// 32 below 1024: `grundy seq 0.007 --to 100000` took 0.77 s against 0.81 s
-/// with 64 rows of 1 KiB on an AMD EPYC Zen 4), stay in the first-level cache while every rare heap writes into
-/// them, and an option's place in them fits 16 bits.
+/// are wide: their byte rows, at most 32 KiB, stay in the first-level cache
+/// while every rare heap writes into them, and an option's place in them
+/// fits 16 bits. That is 64 rows for values below 512 and 32 below 1024
+/// (`grundy seq 0.007 --to 100000` took 0.77 s against 0.81 s with 64 rows
+/// of 1 KiB, on an AMD EPYC Zen 4).
 const ROWS: usize = 64;
 
 /// [`pair_marks`] with `partners_below: Some(old.len())` for every heap of
