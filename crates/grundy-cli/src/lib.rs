@@ -190,8 +190,8 @@ struct Limits {
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_table_size)]
     tt_size: usize,
     /// Give up when grundy holds more memory than this while remembering
-    /// positions: bytes, or a number with K, M, G or T (default: half of this
-    /// machine's memory).
+    /// positions, or before a table of values larger than this: bytes, or a
+    /// number with K, M, G or T (default: half of this machine's memory).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_memory: Option<usize>,
 }

@@ -196,3 +196,32 @@ fn a_table_saved_for_another_board_is_refused_by_every_engine() {
         "it is for cram 4x5, not chomp 5x8",
     );
 }
+
+#[test]
+fn a_table_larger_than_the_memory_budget_is_refused_before_it_starts() {
+    // 10^9 heaps of Officers take about 3.7 GB (the table, and a period
+    // proof's border array over half of it): refused at once under 1 GB,
+    // before any value is computed, with the size named.
+    let started = std::time::Instant::now();
+    common::fails(
+        &[
+            "seq",
+            "0.6",
+            "--to",
+            "1000000000",
+            "--max-states",
+            "2000000000",
+            "--max-memory",
+            "1G",
+        ],
+        "a table of the values of 0.6 to heap 1000000000 (about 3.7 GB",
+    );
+    assert!(
+        started.elapsed().as_secs() < 30,
+        "refused only after {:?}",
+        started.elapsed()
+    );
+    // Within the budget the same command starts as usual.
+    let values = common::json(&["seq", "0.6", "--to", "1000", "--max-memory", "1G", "--json"]);
+    assert_eq!(values["values"].as_array().map(Vec::len), Some(1001));
+}

@@ -1000,6 +1000,26 @@ impl<H: HeapGame> Family for HeapFamily<H> {
         to: u64,
         sink: &mut dyn FnMut(u64, u64) -> Result<()>,
     ) -> Result<()> {
+        // The table up to `to` (two bytes a heap) and, while a period is
+        // sought, a proof's border array over up to half of it (four bytes a
+        // value): refused now if it cannot fit, rather than by the system
+        // when the memory runs out hours later.
+        if to < self.settings.max_states as u64 {
+            let heaps = to.saturating_add(1);
+            let new = heaps.saturating_sub(self.table.len() as u64);
+            let proof = if self.provable() { 2 * heaps } else { 0 };
+            let bytes = 2 * new + proof;
+            if !crate::memory::fits(bytes) {
+                return Err(crate::memory::exceeded(
+                    &format!(
+                        "a table of the values of {} to heap {to} (about {}: two bytes a heap, and four for half of them while a period is sought)",
+                        self.spec(),
+                        crate::memory::human(bytes)
+                    ),
+                    "ask for fewer heaps",
+                ));
+            }
+        }
         // Progress names the run's last heap while the period is looked for
         // and the table is filled a block at a time.
         self.goal = (to < self.settings.max_states as u64).then_some(to as usize);
