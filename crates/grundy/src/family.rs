@@ -1001,18 +1001,19 @@ impl<H: HeapGame> Family for HeapFamily<H> {
         sink: &mut dyn FnMut(u64, u64) -> Result<()>,
     ) -> Result<()> {
         // The table up to `to` (two bytes a heap) and, while a period is
-        // sought, a proof's border array over up to half of it (four bytes a
-        // value): refused now if it cannot fit, rather than by the system
-        // when the memory runs out hours later.
+        // sought, an attempt at a proof over up to half of it: a copy of the
+        // values (two bytes a value, when it runs beside the tabulation) and
+        // a border array (four): refused now if it cannot fit, rather than
+        // by the system when the memory runs out hours later.
         if to < self.settings.max_states as u64 {
             let heaps = to.saturating_add(1);
             let new = heaps.saturating_sub(self.table.len() as u64);
-            let proof = if self.provable() { 2 * heaps } else { 0 };
+            let proof = if self.provable() { 3 * heaps } else { 0 };
             let bytes = 2 * new + proof;
             if !crate::memory::fits(bytes) {
                 return Err(crate::memory::exceeded(
                     &format!(
-                        "a table of the values of {} to heap {to} (about {}: two bytes a heap, and four for half of them while a period is sought)",
+                        "a table of the values of {} to heap {to} (about {}: two bytes a heap, and six for half of them while a period is sought)",
                         self.spec(),
                         crate::memory::human(bytes)
                     ),
