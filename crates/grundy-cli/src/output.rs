@@ -202,19 +202,7 @@ pub fn sequence(
                     batch[used] = b',';
                     used += 1;
                 }
-                if value < 10 {
-                    // Most values of most games: one digit.
-                    batch[used] = b'0' + value as u8;
-                    used += 1;
-                } else {
-                    let len = value.ilog10() as usize + 1;
-                    let mut rest = value;
-                    for digit in batch[used..used + len].iter_mut().rev() {
-                        *digit = b'0' + (rest % 10) as u8;
-                        rest /= 10;
-                    }
-                    used += len;
-                }
+                used += small_decimal(value, &mut batch[used..]);
                 // Room for a comma and the 20 digits of any u64.
                 if used > batch.len() - 21 {
                     let r = out.write_all(&batch[..used]);
@@ -508,19 +496,7 @@ impl Lines {
         let mut len = self.width;
         line[len] = b' ';
         len += 1;
-        if value < 10 {
-            line[len] = b'0' + value as u8;
-            len += 1;
-        } else if value < 100 {
-            line[len] = b'0' + (value / 10) as u8;
-            line[len + 1] = b'0' + (value % 10) as u8;
-            len += 2;
-        } else {
-            let mut digits = [0u8; 20];
-            let width = decimal(value, &mut digits);
-            line[len..len + 20].copy_from_slice(&digits);
-            len += width;
-        }
+        len += small_decimal(value, &mut line[len..]);
         line[len] = b'\n';
         self.len += len + 1;
         self.next = n.checked_add(1);
@@ -540,6 +516,22 @@ impl Lines {
             }
             self.digits[i] = b'0';
         }
+    }
+}
+
+/// [`decimal`] with the values of most games, one or two digits, written
+/// without a division loop.
+#[inline]
+fn small_decimal(v: u64, out: &mut [u8]) -> usize {
+    if v < 10 {
+        out[0] = b'0' + v as u8;
+        1
+    } else if v < 100 {
+        out[0] = b'0' + (v / 10) as u8;
+        out[1] = b'0' + (v % 10) as u8;
+        2
+    } else {
+        decimal(v, out)
     }
 }
 
