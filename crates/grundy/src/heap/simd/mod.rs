@@ -630,9 +630,10 @@ pub unsafe fn rare_span64(
             pattern & ((1 << (4 * left)) - 1)
         };
         // Four words from n - kmax - r: lane j is the partner for k = kmax - j.
-        // Eight 64-bit loads, not a gather: a gather of eight is slower on
-        // AMD's Zen 4 (0.1777 to 10^7: 0.52 s against 0.41 s on AVX2, which
-        // loads them one by one), and no faster elsewhere for eight.
+        // Eight 64-bit loads, as the AVX2 version does, not a gather: with
+        // the gather, 0.1777 to 10^7 took 0.46 s against 0.40 s on AMD's
+        // Zen 4 (`octal_speed 01777 10000000 serial`); other processors
+        // were not measured.
         let at = |j: usize| {
             if j < left {
                 // SAFETY: rare[i + j] + kmax < n: the four words at
