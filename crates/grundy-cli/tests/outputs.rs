@@ -221,6 +221,20 @@ fn a_table_larger_than_the_memory_budget_is_refused_before_it_starts() {
         "refused only after {:?}",
         started.elapsed()
     );
+    // The value of one such heap tabulates the same table (without a period
+    // proof beside it) and is refused alike.
+    common::fails(
+        &[
+            "value",
+            "0.6",
+            "1000000000",
+            "--max-states",
+            "2000000000",
+            "--max-memory",
+            "1G",
+        ],
+        "(about 1.9 GB: two bytes a heap) needs more than the 1.0 GB allowed by --max-memory",
+    );
     // Within the budget the same command starts as usual.
     let values = common::json(&["seq", "0.6", "--to", "1000", "--max-memory", "1G", "--json"]);
     assert_eq!(values["values"].as_array().map(Vec::len), Some(1001));

@@ -740,6 +740,34 @@ impl<H: HeapGame> HeapFamily<H> {
     }
 
     /// The value of heap `n`, tabulating up to it if needed and allowed.
+    /// Refuses now, naming the size, a table up to heap `to` that would not
+    /// fit the memory budget, rather than letting the system stop the run
+    /// when the memory runs out hours later: two bytes a heap and, with
+    /// `proof` (a period is sought beside it), an attempt at a proof over up
+    /// to half of it, a copy of the values (two bytes a value, when it runs
+    /// beside the tabulation) and a border array (four).
+    fn table_fits(&self, to: u64, proof: bool) -> Result<()> {
+        let heaps = to.saturating_add(1);
+        let new = heaps.saturating_sub(self.table.len() as u64);
+        let bytes = 2 * new + if proof { 3 * heaps } else { 0 };
+        if crate::memory::fits(bytes) {
+            return Ok(());
+        }
+        let why = if proof {
+            "two bytes a heap, and six for half of them while a period is sought"
+        } else {
+            "two bytes a heap"
+        };
+        Err(crate::memory::exceeded(
+            &format!(
+                "a table of the values of {} to heap {to} (about {}: {why})",
+                self.spec,
+                crate::memory::human(bytes)
+            ),
+            "ask for fewer heaps",
+        ))
+    }
+
     fn lookup(&mut self, n: &BigUint) -> Result<u64> {
         if let Some(value) = n.to_usize().and_then(|m| self.table.get(m)) {
             return Ok(value as u64);
@@ -763,6 +791,7 @@ impl<H: HeapGame> HeapFamily<H> {
         let small = n.to_usize().filter(|m| *m < self.settings.max_states);
         match small {
             Some(m) => {
+                self.table_fits(m as u64, false)?;
                 self.tabulate(m)?;
                 Ok(self.table.get(m).expect("tabulated just now") as u64)
             }
@@ -1000,26 +1029,8 @@ impl<H: HeapGame> Family for HeapFamily<H> {
         to: u64,
         sink: &mut dyn FnMut(u64, u64) -> Result<()>,
     ) -> Result<()> {
-        // The table up to `to` (two bytes a heap) and, while a period is
-        // sought, an attempt at a proof over up to half of it: a copy of the
-        // values (two bytes a value, when it runs beside the tabulation) and
-        // a border array (four): refused now if it cannot fit, rather than
-        // by the system when the memory runs out hours later.
         if to < self.settings.max_states as u64 {
-            let heaps = to.saturating_add(1);
-            let new = heaps.saturating_sub(self.table.len() as u64);
-            let proof = if self.provable() { 3 * heaps } else { 0 };
-            let bytes = 2 * new + proof;
-            if !crate::memory::fits(bytes) {
-                return Err(crate::memory::exceeded(
-                    &format!(
-                        "a table of the values of {} to heap {to} (about {}: two bytes a heap, and six for half of them while a period is sought)",
-                        self.spec(),
-                        crate::memory::human(bytes)
-                    ),
-                    "ask for fewer heaps",
-                ));
-            }
+            self.table_fits(to, self.provable())?;
         }
         // Progress names the run's last heap while the period is looked for
         // and the table is filled a block at a time.
