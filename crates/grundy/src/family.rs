@@ -567,7 +567,7 @@ impl<H: HeapGame> HeapFamily<H> {
         time: Option<std::time::Duration>,
     ) -> Result<crate::period::PeriodReport> {
         let started = crate::clock::Instant::now();
-        use crate::period::{attempt_from, observe_from, Attempt, PeriodReport, PeriodRule};
+        use crate::period::{attempt_with, observe_with, Attempt, PeriodReport, PeriodRule};
         let rule = self.game.period_rule();
         if let PeriodRule::Known(periodicity, source) = &rule {
             self.period = Some(periodicity.clone());
@@ -588,9 +588,9 @@ impl<H: HeapGame> HeapFamily<H> {
             let value = |i: usize| table.get(i).expect("tabulated");
             let mut next = len.saturating_mul(2);
             // Computed once per length, for the proof and the guess alike.
-            let periods = table.suffix_periods(len);
+            let periods = table.suffix_periods(len, &rule);
             if !matches!(rule, PeriodRule::Unknown) {
-                let found = match attempt_from(len, value, &rule, &periods) {
+                let found = match attempt_with(len, value, &rule, &periods) {
                     Attempt::Proven(found) => Some(found),
                     Attempt::NotYet(needed) => {
                         // Go straight to the length that would prove what the values show.
@@ -641,7 +641,7 @@ impl<H: HeapGame> HeapFamily<H> {
                     len = needed;
                     continue;
                 }
-                let observed = observe_from(len, value, &periods);
+                let observed = observe_with(len, value, &periods);
                 let method = match (&observed, &rule) {
                     (Some(_), PeriodRule::Unknown) => format!("observed period, not proven (no periodicity theorem applies to this game); values to n = {}", len - 1),
                     (Some(_), _) => format!("observed period, not proven (too few values for the theorem); values to n = {}", len - 1),
@@ -744,17 +744,17 @@ impl<H: HeapGame> HeapFamily<H> {
     /// fit the memory budget, rather than letting the system stop the run
     /// when the memory runs out hours later: two bytes a heap and, with
     /// `proof` (a period is sought beside it), an attempt at a proof over up
-    /// to half of it, a copy of the values (two bytes a value, when it runs
-    /// beside the tabulation) and a border array (four).
+    /// to half of it, which reads a copy of the values when it runs beside
+    /// the tabulation (two bytes a value, so one a heap of the run).
     fn table_fits(&self, to: u64, proof: bool) -> Result<()> {
         let heaps = to.saturating_add(1);
         let new = heaps.saturating_sub(self.table.len() as u64);
-        let bytes = 2 * new + if proof { 3 * heaps } else { 0 };
+        let bytes = 2 * new + if proof { heaps } else { 0 };
         if crate::memory::fits(bytes) {
             return Ok(());
         }
         let why = if proof {
-            "two bytes a heap, and six for half of them while a period is sought"
+            "two bytes a heap, and two more for half of them while a period is sought"
         } else {
             "two bytes a heap"
         };

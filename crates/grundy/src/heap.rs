@@ -169,16 +169,21 @@ impl HeapTable {
         }
     }
 
-    /// [`crate::period::suffix_periods`] of the first `len` values, read
-    /// straight from the table (panics if fewer are tabulated).
-    pub fn suffix_periods(&self, len: usize) -> Vec<u32> {
-        use crate::period::suffix_periods_of;
+    /// What `rule` needs of the periods of the suffixes of the first `len`
+    /// values ([`crate::period::SuffixPeriods`]), read straight from the
+    /// table (panics if fewer are tabulated).
+    pub fn suffix_periods(
+        &self,
+        len: usize,
+        rule: &crate::period::PeriodRule,
+    ) -> crate::period::SuffixPeriods {
+        use crate::period::SuffixPeriods;
         match &self.storage {
-            Storage::Empty => suffix_periods_of::<u32>(&[][..len]),
-            Storage::Dense(v) => suffix_periods_of(&v[..len]),
+            Storage::Empty => SuffixPeriods::of::<u32>(&[][..len], rule),
+            Storage::Dense(v) => SuffixPeriods::of(&v[..len], rule),
             Storage::TakeBreak(engine) => match engine.values() {
-                rare::Values::Narrow(v) => suffix_periods_of(&v[..len]),
-                rare::Values::Wide(v) => suffix_periods_of(&v[..len]),
+                rare::Values::Narrow(v) => SuffixPeriods::of(&v[..len], rule),
+                rare::Values::Wide(v) => SuffixPeriods::of(&v[..len], rule),
             },
         }
     }

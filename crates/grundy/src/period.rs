@@ -153,6 +153,166 @@ pub fn suffix_periods_of<T: Copy + Eq>(values: &[T]) -> Vec<u32> {
     border
 }
 
+/// The suffixes of `values` that hold their smallest period at least
+/// twice, without a word per value: `(p, l)` for every p such that the last
+/// 2p values have smallest period p, with `l` (at least 2p) the longest
+/// suffix of period p, in increasing p. These are all that a take-and-break
+/// proof or an observation can use: the Guy-Smith window makes a proven
+/// suffix at least twice its period, and an observed one repeats three
+/// times. A suffix of length l >= 2p with period p has smallest period p
+/// exactly when its last 2p values do (Fine and Wilf: two periods whose
+/// sum fits in a string make their gcd a period too), so the suffixes of
+/// smallest period p are those from 2p to l long.
+///
+/// The same theorem skips most candidates: once a suffix of length l has
+/// period q, no p with q < p <= l / 2 can be a smallest period of the last
+/// 2p values. Every other p costs one comparison and one more per value it
+/// matches, so a table whose values do not repeat costs about one
+/// comparison a value. `None` when that would take more than `budget`
+/// comparisons.
+pub fn square_suffixes<T: Copy + Eq>(values: &[T], budget: u64) -> Option<Vec<(usize, usize)>> {
+    let len = values.len();
+    let mut found = Vec::new();
+    let mut work = 0u64;
+    // The longest suffix with a period found so far.
+    let mut reach = 0usize;
+    let mut p = 1;
+    while 2 * p <= len {
+        if 2 * p <= reach {
+            p = reach / 2 + 1;
+            continue;
+        }
+        // How many values from the end on equal the value p before them.
+        let matched = values
+            .iter()
+            .rev()
+            .zip(values[..len - p].iter().rev())
+            .take_while(|(x, y)| x == y)
+            .count();
+        work += matched as u64 + 1;
+        if work > budget {
+            return None;
+        }
+        if matched >= p {
+            found.push((p, p + matched));
+            reach = reach.max(p + matched);
+        }
+        p += 1;
+    }
+    Some(found)
+}
+
+/// The periods of a table's suffixes, as much of them as a proof or an
+/// observation needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SuffixPeriods {
+    /// The smallest period of every suffix ([`suffix_periods_of`]): four
+    /// bytes a value. Proofs through a window of moves need them all.
+    All(Vec<u32>),
+    /// Only the suffixes at least twice their smallest period, as
+    /// [`square_suffixes`] lists them: enough for take-and-break proofs
+    /// and for observations, in a few words.
+    Squares(Vec<(usize, usize)>),
+}
+
+/// Tables up to this long fall back to the border array when the squares
+/// would take long to find; longer ones keep looking for them, since the
+/// border array would take four bytes a value.
+const BORDER_FALLBACK: usize = 1 << 24;
+
+impl SuffixPeriods {
+    /// What `rule` needs of the suffix periods of `values`.
+    pub fn of<T: Copy + Eq>(values: &[T], rule: &PeriodRule) -> Self {
+        if matches!(rule, PeriodRule::TakeBreak { .. } | PeriodRule::Unknown) {
+            let len = values.len() as u64;
+            if let Some(found) = square_suffixes(values, 8 * len + 1024) {
+                return SuffixPeriods::Squares(found);
+            }
+            if values.len() > BORDER_FALLBACK {
+                let found = square_suffixes(values, u64::MAX).expect("no budget");
+                return SuffixPeriods::Squares(found);
+            }
+        }
+        SuffixPeriods::All(suffix_periods_of(values))
+    }
+
+    /// The longest suffix at least twice its smallest period, as
+    /// (length, period).
+    fn longest_square(&self, len: usize) -> Option<(usize, u64)> {
+        match self {
+            SuffixPeriods::All(periods) => (1..=len).rev().find_map(|l| {
+                let p = periods[l - 1] as u64;
+                (l as u64 >= 2 * p).then_some((l, p))
+            }),
+            SuffixPeriods::Squares(found) => found
+                .iter()
+                .max_by_key(|(_, l)| *l)
+                .map(|&(p, l)| (l, p as u64)),
+        }
+    }
+}
+
+/// [`attempt_from`] with whichever [`SuffixPeriods`] are at hand (the
+/// squares only for take-and-break rules, for which they suffice).
+pub fn attempt_with(
+    len: usize,
+    value: impl Fn(usize) -> u32,
+    rule: &PeriodRule,
+    periods: &SuffixPeriods,
+) -> Attempt {
+    let found = match periods {
+        SuffixPeriods::All(periods) => return attempt_from(len, value, rule, periods),
+        SuffixPeriods::Squares(found) => found,
+    };
+    assert!(
+        matches!(rule, PeriodRule::TakeBreak { .. }),
+        "squares prove only take-and-break periods"
+    );
+    // Within the suffixes of one smallest period the longest is the best
+    // (a shorter one has a longer preperiod), so only those are tried.
+    let proven = found
+        .iter()
+        .filter(|&&(p, l)| {
+            values_needed(rule, (len - l) as u64, p as u64).is_some_and(|n| n <= len as u64)
+        })
+        .max_by_key(|(_, l)| *l);
+    if let Some(&(p, l)) = proven {
+        return Attempt::Proven(periodicity_at(&value, (len - l) as u64, p as u64));
+    }
+    let guess = periods
+        .longest_square(len)
+        .and_then(|(l, p)| values_needed(rule, (len - l) as u64, p));
+    Attempt::NotYet(guess)
+}
+
+/// [`observe_from`] with whichever [`SuffixPeriods`] are at hand.
+pub fn observe_with(
+    len: usize,
+    value: impl Fn(usize) -> u32,
+    periods: &SuffixPeriods,
+) -> Option<Periodicity> {
+    let found = match periods {
+        SuffixPeriods::All(periods) => return observe_from(len, value, periods),
+        SuffixPeriods::Squares(found) => found,
+    };
+    found
+        .iter()
+        .filter(|&&(p, l)| l >= 3 * p && 2 * l >= len)
+        .max_by_key(|(_, l)| *l)
+        .map(|&(p, l)| periodicity_at(&value, (len - l) as u64, p as u64))
+}
+
+/// The periodicity with preperiod `e` and period `p` that `value` shows.
+fn periodicity_at(value: impl Fn(usize) -> u32, e: u64, p: u64) -> Periodicity {
+    Periodicity {
+        preperiod: e,
+        period: p,
+        saltus: 0,
+        block: (e..e + p).map(|i| value(i as usize)).collect(),
+        prefix: (0..e).map(|i| value(i as usize)).collect(),
+    }
+}
+
 /// The end of the Guy-Smith window: G(n + p) = G(n) for `e <= n <` this
 /// proves periodicity from `e` for a take-and-break game removing at most
 /// `t` tokens and leaving at most `parts` heaps.
@@ -220,10 +380,10 @@ pub fn attempt_from(
 pub fn attempt_on(values: &crate::heap::rare::Values, rule: &PeriodRule) -> Attempt {
     use crate::heap::rare::Values;
     let periods = match values {
-        Values::Narrow(v) => suffix_periods_of(v),
-        Values::Wide(v) => suffix_periods_of(v),
+        Values::Narrow(v) => SuffixPeriods::of(v, rule),
+        Values::Wide(v) => SuffixPeriods::of(v, rule),
     };
-    attempt_from(values.len(), |i| values.get(i), rule, &periods)
+    attempt_with(values.len(), |i| values.get(i), rule, &periods)
 }
 
 /// The smallest (preperiod, period) that `rule` proves from the first `len`
@@ -250,13 +410,7 @@ pub fn prove_from(
         let e = (len - l) as u64;
         let p = periods[l - 1] as u64;
         if condition(e, p) {
-            return Some(Periodicity {
-                preperiod: e,
-                period: p,
-                saltus: 0,
-                block: (e..e + p).map(|i| value(i as usize)).collect(),
-                prefix: (0..e).map(|i| value(i as usize)).collect(),
-            });
+            return Some(periodicity_at(&value, e, p));
         }
     }
     None
@@ -397,6 +551,113 @@ mod tests {
                 suffix_periods_of(&values),
                 suffix_periods(values.len(), |i| values[i])
             );
+        }
+    }
+
+    /// Sequences that are periodic from somewhere, with a few values after
+    /// the pattern breaks: random prefixes and blocks over small alphabets.
+    fn eventually_periodic() -> impl Strategy<Value = Vec<u32>> {
+        (
+            1u32..5,
+            proptest::collection::vec(0u32..5, 0..40),
+            proptest::collection::vec(0u32..5, 1..12),
+            0usize..200,
+            proptest::collection::vec(0u32..5, 0..3),
+        )
+            .prop_map(|(alphabet, prefix, block, length, tail)| {
+                let mut values: Vec<u32> = prefix.iter().map(|v| v % alphabet).collect();
+                values.extend((0..length).map(|i| block[i % block.len()] % alphabet));
+                values.extend(tail.iter().map(|v| v % alphabet));
+                values
+            })
+    }
+
+    /// The square suffixes read off every suffix's period: the reference.
+    fn squares_by_border(values: &[u32]) -> Vec<(usize, usize)> {
+        let periods = suffix_periods_of(values);
+        let mut found: Vec<(usize, usize)> = Vec::new();
+        for l in 1..=values.len() {
+            let p = periods[l - 1] as usize;
+            if l >= 2 * p {
+                match found.iter_mut().find(|(q, _)| *q == p) {
+                    Some(entry) => entry.1 = entry.1.max(l),
+                    None => found.push((p, l)),
+                }
+            }
+        }
+        found.sort();
+        found
+    }
+
+    #[test]
+    fn square_suffixes_by_hand() {
+        // 5 1 2 1 2 1 2: the last 4 and 6 values repeat 2 1 / 1 2; the
+        // last two (1 2) do not repeat.
+        let v = [5u32, 1, 2, 1, 2, 1, 2];
+        assert_eq!(square_suffixes(&v, u64::MAX), Some(vec![(2, 6)]));
+        // Constant runs: period 1 over the whole run.
+        assert_eq!(square_suffixes(&[7u32; 9], u64::MAX), Some(vec![(1, 9)]));
+        assert_eq!(square_suffixes::<u32>(&[], u64::MAX), Some(vec![]));
+        // Too little budget says so rather than answering.
+        assert_eq!(square_suffixes(&[7u32; 9], 3), None);
+    }
+
+    proptest! {
+        #[test]
+        fn square_suffixes_agree_with_every_suffix_period(values in eventually_periodic()) {
+            prop_assert_eq!(square_suffixes(&values, u64::MAX).unwrap(), squares_by_border(&values));
+        }
+
+        #[test]
+        fn proofs_and_observations_from_squares_agree_with_the_border_array(
+            values in eventually_periodic(),
+            max_take in 1u64..5,
+            parts in 2u32..4,
+        ) {
+            let rule = PeriodRule::TakeBreak { max_take, parts };
+            let len = values.len();
+            let value = |i: usize| values[i];
+            let all = SuffixPeriods::All(suffix_periods_of(&values));
+            let squares = SuffixPeriods::Squares(square_suffixes(&values, u64::MAX).unwrap());
+            let outcome = |a: Attempt| match a {
+                Attempt::Proven(found) => (Some(found), None),
+                Attempt::NotYet(needed) => (None, needed),
+            };
+            prop_assert_eq!(
+                outcome(attempt_with(len, value, &rule, &squares)),
+                outcome(attempt_with(len, value, &rule, &all))
+            );
+            prop_assert_eq!(
+                observe_with(len, value, &squares),
+                observe_with(len, value, &all)
+            );
+        }
+    }
+
+    #[test]
+    fn octal_periods_from_squares_are_those_of_the_border_array() {
+        // Dawson's Kayles, 0.137, Kayles and 0.16 (period 149459 from heap
+        // 105351: Gangolli and Plambeck, 1989; Flammenkamp's octal table).
+        for (code, n) in [
+            ("0.07", 4000),
+            ("0.137", 4000),
+            ("0.77", 4000),
+            ("0.16", 1 << 20),
+        ] {
+            let game = octal(code);
+            let values = table(&game, n);
+            let rule = game.period_rule();
+            let squares = SuffixPeriods::of(&values, &rule);
+            assert!(matches!(squares, SuffixPeriods::Squares(_)), "{code}");
+            let light = match attempt_with(values.len(), |i| values[i], &rule, &squares) {
+                Attempt::Proven(found) => (found.preperiod, found.period),
+                Attempt::NotYet(_) => panic!("{code} is not proven"),
+            };
+            let found = prove(values.len(), |i| values[i], &rule).unwrap();
+            assert_eq!(light, (found.preperiod, found.period), "{code}");
+            if code == "0.16" {
+                assert_eq!(light, (105351, 149459));
+            }
         }
     }
 
