@@ -714,7 +714,11 @@ impl<H: HeapGame> HeapFamily<H> {
             if let Some(path) = &run.checkpoint {
                 if !done || last_save.elapsed() >= every || m >= self.table.len().saturating_sub(1)
                 {
-                    crate::heap::checkpoint::save(path, &self.spec, &self.table.compact())?;
+                    crate::heap::checkpoint::save_slice(
+                        path,
+                        &self.spec,
+                        self.table.checkpoint_slice(),
+                    )?;
                     last_save = crate::clock::Instant::now();
                 }
             }

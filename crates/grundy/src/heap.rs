@@ -188,6 +188,16 @@ impl HeapTable {
         }
     }
 
+    /// The values as a checkpoint holds them, borrowed: saving a checkpoint
+    /// of a table of 10^9 values must not hold a second copy of them.
+    pub fn checkpoint_slice(&self) -> checkpoint::Slice<'_> {
+        match &self.storage {
+            Storage::Empty => checkpoint::Slice::Narrow(&[]),
+            Storage::Dense(v) => checkpoint::Slice::Wide(v),
+            Storage::TakeBreak(engine) => engine.values().into(),
+        }
+    }
+
     /// The values in their compact form, for checkpoints.
     pub fn compact(&self) -> rare::Values {
         match &self.storage {

@@ -43,8 +43,32 @@ impl<W: Write> Write for Summing<W> {
     }
 }
 
+/// The values of a table, borrowed: what a checkpoint holds, without the
+/// copy of the whole table that owning them would take.
+#[derive(Debug, Clone, Copy)]
+pub enum Slice<'a> {
+    /// Every value fits in 16 bits.
+    Narrow(&'a [u16]),
+    /// Some value may not.
+    Wide(&'a [u32]),
+}
+
+impl<'a> From<&'a Values> for Slice<'a> {
+    fn from(values: &'a Values) -> Self {
+        match values {
+            Values::Narrow(v) => Slice::Narrow(v),
+            Values::Wide(v) => Slice::Wide(v),
+        }
+    }
+}
+
 /// Saves `values` of game `spec` to `path`, atomically.
 pub fn save(path: &Path, spec: &str, values: &Values) -> Result<()> {
+    save_slice(path, spec, values.into())
+}
+
+/// [`save`] of borrowed values.
+pub fn save_slice(path: &Path, spec: &str, values: Slice<'_>) -> Result<()> {
     let io =
         |e: std::io::Error| Error::Io(format!("cannot write checkpoint {}: {e}", path.display()));
     let mut output = crate::files::Output::create(path, crate::files::Allow::RegularOnly)?;
@@ -59,7 +83,7 @@ pub fn save(path: &Path, spec: &str, values: &Values) -> Result<()> {
         .map_err(io)?;
     out.write_all(spec.as_bytes()).map_err(io)?;
     match values {
-        Values::Narrow(v) => {
+        Slice::Narrow(v) => {
             out.write_all(&[2]).map_err(io)?;
             out.write_all(&(v.len() as u64).to_le_bytes()).map_err(io)?;
             for chunk in v.chunks(1 << 16) {
@@ -67,7 +91,7 @@ pub fn save(path: &Path, spec: &str, values: &Values) -> Result<()> {
                 out.write_all(&bytes).map_err(io)?;
             }
         }
-        Values::Wide(v) => {
+        Slice::Wide(v) => {
             out.write_all(&[4]).map_err(io)?;
             out.write_all(&(v.len() as u64).to_le_bytes()).map_err(io)?;
             for chunk in v.chunks(1 << 16) {
@@ -90,7 +114,7 @@ pub fn load(path: &Path, spec: &str) -> Result<Option<Values>> {
     // A checkpoint is written again and again: a path that cannot hold one
     // is refused before any work.
     crate::files::target(path, crate::files::Allow::RegularOnly)?;
-    let mut file = match fs::File::open(path) {
+    let file = match fs::File::open(path) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => {
@@ -100,63 +124,108 @@ pub fn load(path: &Path, spec: &str) -> Result<Option<Values>> {
             )))
         }
     };
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)
-        .map_err(|e| Error::Io(format!("cannot read checkpoint {}: {e}", path.display())))?;
-    if !bytes.starts_with(MAGIC) {
+    let io =
+        |e: std::io::Error| Error::Io(format!("cannot read checkpoint {}: {e}", path.display()));
+    let size = file.metadata().map_err(io)?.len();
+    // Read through the checksum as it goes: the values are the only copy
+    // held, not the file's bytes besides.
+    let mut input = Checked {
+        inner: std::io::BufReader::with_capacity(1 << 20, file),
+        hash: FNV_OFFSET,
+    };
+    let mut take = |n: usize| -> Result<Vec<u8>> {
+        let mut bytes = vec![0; n];
+        input
+            .read_exact(&mut bytes)
+            .map_err(|_| refuse("it is truncated"))?;
+        Ok(bytes)
+    };
+    let magic = take(MAGIC.len().min(size as usize))?;
+    if magic != MAGIC {
         return Err(refuse("it is not a grundy checkpoint"));
     }
-    if bytes.len() < MAGIC.len() + 8 + 8 {
-        return Err(refuse("it is truncated"));
-    }
-    let (body, tail) = bytes.split_at(bytes.len() - 8);
-    let mut hash = FNV_OFFSET;
-    fnv1a(&mut hash, body);
-    if hash.to_le_bytes() != tail {
-        return Err(refuse(
-            "its checksum does not match (truncated or corrupted)",
-        ));
-    }
-    let mut at = MAGIC.len();
-    let mut take = |n: usize| -> Result<&[u8]> {
-        let slice = body
-            .get(at..at + n)
-            .ok_or_else(|| refuse("it is truncated"))?;
-        at += n;
-        Ok(slice)
-    };
     let version = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes"));
     if version != VERSION {
         return Err(refuse(&format!(
             "it was written by format version {version}, this grundy reads version {VERSION}"
         )));
     }
-    let spec_len = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes")) as usize;
-    let saved_spec = String::from_utf8_lossy(take(spec_len)?).into_owned();
+    let spec_len = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes")) as u64;
+    if spec_len > size {
+        return Err(refuse("it is truncated"));
+    }
+    let saved_spec = String::from_utf8_lossy(&take(spec_len as usize)?).into_owned();
     if saved_spec != spec {
         return Err(refuse(&format!("it is for {saved_spec}, not {spec}")));
     }
     let width = take(1)?[0];
-    let count = u64::from_le_bytes(take(8)?.try_into().expect("8 bytes")) as usize;
-    let data = take(
-        count
-            .checked_mul(width as usize)
-            .ok_or_else(|| refuse("it is corrupted"))?,
-    )?;
-    let values = match width {
-        2 => Values::Narrow(
-            data.chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                .collect(),
-        ),
-        4 => Values::Wide(
-            data.chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect(),
-        ),
-        _ => return Err(refuse("it is corrupted")),
+    if width != 2 && width != 4 {
+        return Err(refuse("it is corrupted"));
+    }
+    let count = u64::from_le_bytes(take(8)?.try_into().expect("8 bytes"));
+    // The values and the checksum must be the rest of the file, exactly:
+    // a count that says otherwise is refused before anything is allocated.
+    let header = MAGIC.len() as u64 + 4 + 4 + spec_len + 1 + 8;
+    if count
+        .checked_mul(u64::from(width))
+        .and_then(|b| b.checked_add(header + 8))
+        != Some(size)
+    {
+        return Err(refuse("it is truncated or corrupted"));
+    }
+    let count = count as usize;
+    let mut chunk = vec![0u8; 1 << 16];
+    let mut values = if width == 2 {
+        Values::Narrow(Vec::with_capacity(count))
+    } else {
+        Values::Wide(Vec::with_capacity(count))
     };
+    let mut left = count * width as usize;
+    while left > 0 {
+        let n = left.min(chunk.len());
+        input
+            .read_exact(&mut chunk[..n])
+            .map_err(|_| refuse("it is truncated"))?;
+        match &mut values {
+            Values::Narrow(v) => v.extend(
+                chunk[..n]
+                    .chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]])),
+            ),
+            Values::Wide(v) => v.extend(
+                chunk[..n]
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+            ),
+        }
+        left -= n;
+    }
+    let hash = input.hash;
+    let mut tail = [0u8; 8];
+    input
+        .inner
+        .read_exact(&mut tail)
+        .map_err(|_| refuse("it is truncated"))?;
+    if hash.to_le_bytes() != tail {
+        return Err(refuse(
+            "its checksum does not match (truncated or corrupted)",
+        ));
+    }
     Ok(Some(values))
+}
+
+/// A reader that checksums what passes through it.
+struct Checked<R> {
+    inner: R,
+    hash: u64,
+}
+
+impl<R: Read> Read for Checked<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        fnv1a(&mut self.hash, &buf[..n]);
+        Ok(n)
+    }
 }
 
 /// Writes a file atomically (temporary file, then rename): `magic`, what
@@ -250,5 +319,19 @@ mod tests {
             .contains("not a grundy checkpoint"));
         fs::write(&path, &bytes[..40]).unwrap();
         assert!(load(&path, "0.07").is_err());
+
+        // A count larger than the file is refused before anything is
+        // allocated for it (values are read as they come, not the file whole).
+        save(&path, "0.07", &Values::Narrow(vec![1, 2, 3])).unwrap();
+        let mut bytes = fs::read(&path).unwrap();
+        let at = MAGIC.len() + 4 + 4 + "0.07".len() + 1;
+        bytes[at..at + 8].copy_from_slice(&(u64::MAX / 2).to_le_bytes());
+        fs::write(&path, &bytes).unwrap();
+        let err = load(&path, "0.07").unwrap_err().to_string();
+        assert!(err.contains("truncated or corrupted"), "{err}");
+        // And a table far larger than the buffers round-trips.
+        let long = Values::Narrow((0..300_000u32).map(|i| (i * 7 % 1000) as u16).collect());
+        save(&path, "0.07", &long).unwrap();
+        assert_eq!(load(&path, "0.07").unwrap(), Some(long));
     }
 }
