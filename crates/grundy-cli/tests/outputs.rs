@@ -199,8 +199,8 @@ fn a_table_saved_for_another_board_is_refused_by_every_engine() {
 
 #[test]
 fn a_table_larger_than_the_memory_budget_is_refused_before_it_starts() {
-    // 10^9 heaps of Officers take about 2.8 GB (the table, and the copy of
-    // half of it that a period proof reads): refused at once under 1 GB,
+    // 10^9 heaps of Officers take about 1.9 GB (the table at two bytes a
+    // heap; the period is sought on it in place): refused at once under 1 GB,
     // before any value is computed, with the size named.
     let started = std::time::Instant::now();
     common::fails(
@@ -214,15 +214,15 @@ fn a_table_larger_than_the_memory_budget_is_refused_before_it_starts() {
             "--max-memory",
             "1G",
         ],
-        "a table of the values of 0.6 to heap 1000000000 (about 2.8 GB",
+        "a table of the values of 0.6 to heap 1000000000 (about 1.9 GB: two bytes a heap)",
     );
     assert!(
         started.elapsed().as_secs() < 30,
         "refused only after {:?}",
         started.elapsed()
     );
-    // The value of one such heap tabulates the same table (without a period
-    // proof beside it) and is refused alike.
+    // The value of one such heap tabulates the same table and is refused
+    // alike.
     common::fails(
         &[
             "value",

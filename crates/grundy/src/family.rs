@@ -497,37 +497,6 @@ pub struct HeapFamily<H: HeapGame> {
 /// block while the next is computed.
 const SEQUENCE_BLOCK: u64 = 1 << 16;
 
-/// A proof attempt made beside a tabulation: on a thread of its own where
-/// the platform has threads, otherwise (WebAssembly in a page) at once.
-enum Trial {
-    Running(std::thread::JoinHandle<crate::period::Attempt>),
-    Done(crate::period::Attempt),
-}
-
-impl Trial {
-    fn start(attempt: impl FnOnce() -> crate::period::Attempt + Send + 'static) -> Trial {
-        if crate::THREADS {
-            Trial::Running(std::thread::spawn(attempt))
-        } else {
-            Trial::Done(attempt())
-        }
-    }
-
-    fn is_finished(&self) -> bool {
-        match self {
-            Trial::Running(handle) => handle.is_finished(),
-            Trial::Done(_) => true,
-        }
-    }
-
-    fn join(self) -> crate::period::Attempt {
-        match self {
-            Trial::Running(handle) => handle.join().expect("a proof attempt does not panic"),
-            Trial::Done(attempt) => attempt,
-        }
-    }
-}
-
 impl<H: HeapGame> HeapFamily<H> {
     /// Wraps `game`, calling it `spec`.
     pub fn new(spec: impl Into<String>, game: H, settings: Settings) -> Self {
@@ -743,28 +712,20 @@ impl<H: HeapGame> HeapFamily<H> {
         }
     }
 
-    /// The value of heap `n`, tabulating up to it if needed and allowed.
     /// Refuses now, naming the size, a table up to heap `to` that would not
     /// fit the memory budget, rather than letting the system stop the run
-    /// when the memory runs out hours later: two bytes a heap and, with
-    /// `proof` (a period is sought beside it), an attempt at a proof over up
-    /// to half of it, which reads a copy of the values when it runs beside
-    /// the tabulation (two bytes a value, so one a heap of the run).
-    fn table_fits(&self, to: u64, proof: bool) -> Result<()> {
+    /// when the memory runs out hours later: two bytes a heap (a period is
+    /// sought on the table itself, with nothing more per value).
+    fn table_fits(&self, to: u64) -> Result<()> {
         let heaps = to.saturating_add(1);
         let new = heaps.saturating_sub(self.table.len() as u64);
-        let bytes = 2 * new + if proof { heaps } else { 0 };
+        let bytes = 2 * new;
         if crate::memory::fits(bytes) {
             return Ok(());
         }
-        let why = if proof {
-            "two bytes a heap, and two more for half of them while a period is sought"
-        } else {
-            "two bytes a heap"
-        };
         Err(crate::memory::exceeded(
             &format!(
-                "a table of the values of {} to heap {to} (about {}: {why})",
+                "a table of the values of {} to heap {to} (about {}: two bytes a heap)",
                 self.spec,
                 crate::memory::human(bytes)
             ),
@@ -772,6 +733,7 @@ impl<H: HeapGame> HeapFamily<H> {
         ))
     }
 
+    /// The value of heap `n`, tabulating up to it if needed and allowed.
     fn lookup(&mut self, n: &BigUint) -> Result<u64> {
         if let Some(value) = n.to_usize().and_then(|m| self.table.get(m)) {
             return Ok(value as u64);
@@ -795,7 +757,7 @@ impl<H: HeapGame> HeapFamily<H> {
         let small = n.to_usize().filter(|m| *m < self.settings.max_states);
         match small {
             Some(m) => {
-                self.table_fits(m as u64, false)?;
+                self.table_fits(m as u64)?;
                 self.tabulate(m)?;
                 Ok(self.table.get(m).expect("tabulated just now") as u64)
             }
@@ -1034,7 +996,7 @@ impl<H: HeapGame> Family for HeapFamily<H> {
         sink: &mut dyn FnMut(u64, u64) -> Result<()>,
     ) -> Result<()> {
         if to < self.settings.max_states as u64 {
-            self.table_fits(to, self.provable())?;
+            self.table_fits(to)?;
         }
         // Progress names the run's last heap while the period is looked for
         // and the table is filled a block at a time.
@@ -1051,12 +1013,10 @@ impl<H: HeapGame> Family for HeapFamily<H> {
 
 impl<H: HeapGame> HeapFamily<H> {
     /// [`Family::sequence`] a block of the table at a time, `to` within the
-    /// budget. A provably periodic game's proof is attempted beside the
-    /// tabulation, on another thread, at doubling lengths up to half the
-    /// sequence and at the length a proof of what the values show would need
-    /// (0.16 to 10^6 is proven at 515,962 values); once one succeeds, the
-    /// rest is filled from the period. Each attempt reads every value so
-    /// far: on a thread of its own it delays the tabulation little.
+    /// budget. A provably periodic game's proof is attempted between blocks,
+    /// at doubling lengths up to half the sequence and at the length a proof
+    /// of what the values show would need (0.16 to 10^6 is proven at 515,962
+    /// values); once one succeeds, the rest is filled from the period.
     fn sequence_in_blocks(
         &mut self,
         from: u64,
@@ -1064,19 +1024,23 @@ impl<H: HeapGame> HeapFamily<H> {
         rule: crate::period::PeriodRule,
         sink: &mut dyn FnMut(u64, u64) -> Result<()>,
     ) -> Result<()> {
-        use crate::period::{attempt_on, Attempt, PeriodRule};
+        use crate::period::{attempt_with, Attempt, PeriodRule};
         let (from, to) = (from as usize, to as usize);
         let half = to.div_ceil(2);
         // The table length at which to try a proof next, and the one under way.
         let mut next_try =
             (!matches!(rule, PeriodRule::Unknown) && to >= 1 << 16).then_some(1usize << 16);
-        let mut trying: Option<(usize, Trial)> = None;
-        let rule = std::sync::Arc::new(rule);
         let mut next = from;
         while next <= to {
-            if trying.as_ref().is_some_and(|(_, t)| t.is_finished()) {
-                let (len, attempt) = trying.take().expect("just seen");
-                match attempt.join() {
+            let len = self.table.len();
+            if next_try.is_some_and(|at| at <= len) {
+                // On the table itself: the search for square suffixes reads
+                // each value about once and holds nothing per value, so an
+                // attempt costs a few percent of the tabulation before it.
+                let periods = self.table.suffix_periods(len, &rule);
+                let table = &self.table;
+                let value = |i: usize| table.get(i).expect("tabulated");
+                match attempt_with(len, value, &rule, &periods) {
                     Attempt::Proven(found) => {
                         self.period = Some(found);
                         break;
@@ -1092,13 +1056,6 @@ impl<H: HeapGame> HeapFamily<H> {
                         };
                     }
                 }
-            }
-            let len = self.table.len();
-            if trying.is_none() && next_try.is_some_and(|at| at <= len) {
-                let values = self.table.prefix(len);
-                let rule = rule.clone();
-                trying = Some((len, Trial::start(move || attempt_on(&values, &rule))));
-                next_try = None;
             }
             // The next block of the table, and whatever of it is asked for.
             let end = to.min(len + SEQUENCE_BLOCK as usize - 1);

@@ -156,19 +156,6 @@ impl HeapTable {
         }
     }
 
-    /// A copy of the first `len` values in their compact form (panics if
-    /// fewer are tabulated), for work on another thread.
-    pub fn prefix(&self, len: usize) -> rare::Values {
-        match &self.storage {
-            Storage::Empty => rare::Values::Wide(Vec::new()),
-            Storage::Dense(v) => rare::Values::Wide(v[..len].to_vec()),
-            Storage::TakeBreak(engine) => match engine.values() {
-                rare::Values::Narrow(v) => rare::Values::Narrow(v[..len].to_vec()),
-                rare::Values::Wide(v) => rare::Values::Wide(v[..len].to_vec()),
-            },
-        }
-    }
-
     /// What `rule` needs of the periods of the suffixes of the first `len`
     /// values ([`crate::period::SuffixPeriods`]), read straight from the
     /// table (panics if fewer are tabulated).

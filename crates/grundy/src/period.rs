@@ -391,16 +391,6 @@ pub fn attempt_from(
     Attempt::NotYet(guess.flatten())
 }
 
-/// [`attempt`] on every value of `values`.
-pub fn attempt_on(values: &crate::heap::rare::Values, rule: &PeriodRule) -> Attempt {
-    use crate::heap::rare::Values;
-    let periods = match values {
-        Values::Narrow(v) => SuffixPeriods::of(v, rule),
-        Values::Wide(v) => SuffixPeriods::of(v, rule),
-    };
-    attempt_with(values.len(), |i| values.get(i), rule, &periods)
-}
-
 /// The smallest (preperiod, period) that `rule` proves from the first `len`
 /// values, if any.
 pub fn prove(len: usize, value: impl Fn(usize) -> u32, rule: &PeriodRule) -> Option<Periodicity> {
