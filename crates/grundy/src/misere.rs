@@ -1357,12 +1357,11 @@ mod tests {
     #[test]
     fn a_single_wild_heap_is_searched_without_building_a_quotient() {
         // Dawson's Kayles is wild from heap 10; one heap of 25 is a small
-        // search, and its quotient (which takes seconds) is not needed.
-        let started = crate::clock::Instant::now();
+        // search, and its quotient (which takes seconds) is not needed: the
+        // method says which was used.
         let a = misere("0.07 25");
         assert_eq!(a.method, "search");
         assert_eq!(a.winner, Winner::First);
-        assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
     }
 
     #[test]
