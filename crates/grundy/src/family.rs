@@ -1027,7 +1027,7 @@ impl<H: HeapGame> HeapFamily<H> {
         use crate::period::{attempt_with, Attempt, PeriodRule};
         let (from, to) = (from as usize, to as usize);
         let half = to.div_ceil(2);
-        // The table length at which to try a proof next, and the one under way.
+        // The table length at which to try a proof next.
         let mut next_try =
             (!matches!(rule, PeriodRule::Unknown) && to >= 1 << 16).then_some(1usize << 16);
         let mut next = from;

@@ -239,31 +239,15 @@ impl SuffixPeriods {
     /// What `rule` needs of the suffix periods of `values`.
     pub fn of<T: Copy + Eq>(values: &[T], rule: &PeriodRule) -> Self {
         if matches!(rule, PeriodRule::TakeBreak { .. } | PeriodRule::Unknown) {
-            let len = values.len() as u64;
-            if let Some(found) = square_suffixes(values, 8 * len + 1024) {
-                return SuffixPeriods::Squares(found);
-            }
-            if values.len() > BORDER_FALLBACK {
-                let found = square_suffixes(values, u64::MAX).expect("no budget");
+            let budget = match values.len() {
+                len if len > BORDER_FALLBACK => u64::MAX,
+                len => 8 * len as u64 + 1024,
+            };
+            if let Some(found) = square_suffixes(values, budget) {
                 return SuffixPeriods::Squares(found);
             }
         }
         SuffixPeriods::All(suffix_periods_of(values))
-    }
-
-    /// The longest suffix at least twice its smallest period, as
-    /// (length, period).
-    fn longest_square(&self, len: usize) -> Option<(usize, u64)> {
-        match self {
-            SuffixPeriods::All(periods) => (1..=len).rev().find_map(|l| {
-                let p = periods[l - 1] as u64;
-                (l as u64 >= 2 * p).then_some((l, p))
-            }),
-            SuffixPeriods::Squares(found) => found
-                .iter()
-                .max_by_key(|(_, l)| *l)
-                .map(|&(p, l)| (l, p as u64)),
-        }
     }
 }
 
@@ -294,9 +278,12 @@ pub fn attempt_with(
     if let Some(&(p, l)) = proven {
         return Attempt::Proven(periodicity_at(&value, (len - l) as u64, p as u64));
     }
-    let guess = periods
-        .longest_square(len)
-        .and_then(|(l, p)| values_needed(rule, (len - l) as u64, p));
+    // The longest suffix that repeats at least twice: what a longer table
+    // would prove.
+    let guess = found
+        .iter()
+        .max_by_key(|(_, l)| *l)
+        .and_then(|&(p, l)| values_needed(rule, (len - l) as u64, p as u64));
     Attempt::NotYet(guess)
 }
 
@@ -437,16 +424,7 @@ pub fn observe_from(
     assert_eq!(periods.len(), len, "periods of other values");
     (1..=len).rev().find_map(|l| {
         let p = periods[l - 1] as usize;
-        (l >= 3 * p && 2 * l >= len).then(|| {
-            let e = len - l;
-            Periodicity {
-                preperiod: e as u64,
-                period: p as u64,
-                saltus: 0,
-                block: (e..e + p).map(&value).collect(),
-                prefix: (0..e).map(&value).collect(),
-            }
-        })
+        (l >= 3 * p && 2 * l >= len).then(|| periodicity_at(&value, (len - l) as u64, p as u64))
     })
 }
 

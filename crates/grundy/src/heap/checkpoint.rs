@@ -69,42 +69,30 @@ pub fn save(path: &Path, spec: &str, values: &Values) -> Result<()> {
 
 /// [`save`] of borrowed values.
 pub fn save_slice(path: &Path, spec: &str, values: Slice<'_>) -> Result<()> {
-    let io =
-        |e: std::io::Error| Error::Io(format!("cannot write checkpoint {}: {e}", path.display()));
-    let mut output = crate::files::Output::create(path, crate::files::Allow::RegularOnly)?;
-    let file = output.take_file();
-    let mut out = Summing {
-        inner: BufWriter::with_capacity(1 << 20, file),
-        hash: FNV_OFFSET,
-    };
-    out.write_all(MAGIC).map_err(io)?;
-    out.write_all(&VERSION.to_le_bytes()).map_err(io)?;
-    out.write_all(&(spec.len() as u32).to_le_bytes())
-        .map_err(io)?;
-    out.write_all(spec.as_bytes()).map_err(io)?;
-    match values {
-        Slice::Narrow(v) => {
-            out.write_all(&[2]).map_err(io)?;
-            out.write_all(&(v.len() as u64).to_le_bytes()).map_err(io)?;
-            for chunk in v.chunks(1 << 16) {
-                let bytes: Vec<u8> = chunk.iter().flat_map(|x| x.to_le_bytes()).collect();
-                out.write_all(&bytes).map_err(io)?;
+    write_checked(path, "checkpoint ", MAGIC, |write| {
+        write(&VERSION.to_le_bytes())?;
+        write(&(spec.len() as u32).to_le_bytes())?;
+        write(spec.as_bytes())?;
+        match values {
+            Slice::Narrow(v) => {
+                write(&[2])?;
+                write(&(v.len() as u64).to_le_bytes())?;
+                for chunk in v.chunks(1 << 16) {
+                    let bytes: Vec<u8> = chunk.iter().flat_map(|x| x.to_le_bytes()).collect();
+                    write(&bytes)?;
+                }
+            }
+            Slice::Wide(v) => {
+                write(&[4])?;
+                write(&(v.len() as u64).to_le_bytes())?;
+                for chunk in v.chunks(1 << 16) {
+                    let bytes: Vec<u8> = chunk.iter().flat_map(|x| x.to_le_bytes()).collect();
+                    write(&bytes)?;
+                }
             }
         }
-        Slice::Wide(v) => {
-            out.write_all(&[4]).map_err(io)?;
-            out.write_all(&(v.len() as u64).to_le_bytes()).map_err(io)?;
-            for chunk in v.chunks(1 << 16) {
-                let bytes: Vec<u8> = chunk.iter().flat_map(|x| x.to_le_bytes()).collect();
-                out.write_all(&bytes).map_err(io)?;
-            }
-        }
-    }
-    let hash = out.hash;
-    let mut inner = out.inner;
-    inner.write_all(&hash.to_le_bytes()).map_err(io)?;
-    let file = inner.into_inner().map_err(|e| io(e.into_error()))?;
-    output.commit_file(file)
+        Ok(())
+    })
 }
 
 /// Loads the values saved for game `spec`; `Ok(None)` when `path` does not exist yet.
@@ -235,7 +223,18 @@ pub(crate) fn save_blob(
     magic: &[u8],
     body: impl FnOnce(&mut dyn FnMut(&[u8]) -> Result<()>) -> Result<()>,
 ) -> Result<()> {
-    let io = |e: std::io::Error| Error::Io(format!("cannot write {}: {e}", path.display()));
+    write_checked(path, "", magic, body)
+}
+
+/// [`save_blob`], with `what` (such as "checkpoint ") before the path in
+/// the message of a failed write.
+fn write_checked(
+    path: &Path,
+    what: &str,
+    magic: &[u8],
+    body: impl FnOnce(&mut dyn FnMut(&[u8]) -> Result<()>) -> Result<()>,
+) -> Result<()> {
+    let io = |e: std::io::Error| Error::Io(format!("cannot write {what}{}: {e}", path.display()));
     let mut output = crate::files::Output::create(path, crate::files::Allow::RegularOnly)?;
     let file = output.take_file();
     let mut out = Summing {
@@ -256,7 +255,7 @@ pub(crate) fn save_blob(
 pub(crate) fn load_blob(path: &Path, magic: &[u8]) -> Result<Option<Vec<u8>>> {
     let refuse = |why: &str| Error::invalid(format!("refusing {}: {why}", path.display()));
     crate::files::target(path, crate::files::Allow::RegularOnly)?;
-    let bytes = match fs::read(path) {
+    let mut bytes = match fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Error::Io(format!("cannot read {}: {e}", path.display()))),
@@ -275,7 +274,11 @@ pub(crate) fn load_blob(path: &Path, magic: &[u8]) -> Result<Option<Vec<u8>>> {
             "its checksum does not match (truncated or corrupted)",
         ));
     }
-    Ok(Some(body[magic.len()..].to_vec()))
+    // The body in place, not copied: a transposition table's file may be
+    // gigabytes.
+    bytes.truncate(bytes.len() - 8);
+    bytes.drain(..magic.len());
+    Ok(Some(bytes))
 }
 
 #[cfg(test)]
