@@ -73,23 +73,20 @@ pub fn save_slice(path: &Path, spec: &str, values: Slice<'_>) -> Result<()> {
         write(&VERSION.to_le_bytes())?;
         write(&(spec.len() as u32).to_le_bytes())?;
         write(spec.as_bytes())?;
-        match values {
-            Slice::Narrow(v) => {
-                write(&[2])?;
-                write(&(v.len() as u64).to_le_bytes())?;
-                for chunk in v.chunks(1 << 16) {
-                    let bytes: Vec<u8> = chunk.iter().flat_map(|x| x.to_le_bytes()).collect();
-                    write(&bytes)?;
-                }
-            }
-            Slice::Wide(v) => {
-                write(&[4])?;
-                write(&(v.len() as u64).to_le_bytes())?;
-                for chunk in v.chunks(1 << 16) {
-                    let bytes: Vec<u8> = chunk.iter().flat_map(|x| x.to_le_bytes()).collect();
-                    write(&bytes)?;
-                }
-            }
+        // Each value as `width` little-endian bytes, 65,536 values a write.
+        let (width, count) = match values {
+            Slice::Narrow(v) => (2u8, v.len()),
+            Slice::Wide(v) => (4, v.len()),
+        };
+        write(&[width])?;
+        write(&(count as u64).to_le_bytes())?;
+        for start in (0..count).step_by(1 << 16) {
+            let end = count.min(start + (1 << 16));
+            let bytes: Vec<u8> = match values {
+                Slice::Narrow(v) => v[start..end].iter().flat_map(|x| x.to_le_bytes()).collect(),
+                Slice::Wide(v) => v[start..end].iter().flat_map(|x| x.to_le_bytes()).collect(),
+            };
+            write(&bytes)?;
         }
         Ok(())
     })
