@@ -64,7 +64,7 @@ impl Wanted {
 
     /// Removes `v` if present; whether it was.
     #[inline(always)]
-    fn take(&mut self, v: u32) -> bool {
+    pub(crate) fn take(&mut self, v: u32) -> bool {
         if v >= SIMD_BOUND {
             return false;
         }
@@ -73,6 +73,17 @@ impl Wanted {
         self.words[word] &= !bit;
         self.count -= present as usize;
         present
+    }
+
+    /// Sets `bytes[v]` to 1 for each member `v` (the others are left as they are).
+    fn fill_bytes(&self, bytes: &mut [u8; SIMD_BOUND as usize]) {
+        for (i, &w) in self.words.iter().enumerate().take(64 * self.groups.min(4)) {
+            let mut w = w;
+            while w != 0 {
+                bytes[16 * i + w.trailing_zeros() as usize] = 1;
+                w &= w - 1;
+            }
+        }
     }
 
     /// Writes the set's members, smallest first, into `out` as far as it

@@ -3,7 +3,7 @@
 //! splits' values at a time) written over fixed-size arrays, which compilers
 //! turn into vector code of whatever width the target has (SSE2, NEON).
 
-use super::Wanted;
+use super::{Wanted, SIMD_BOUND};
 
 /// At most this many wanted values are compared at once; with more, splits
 /// are looked at one by one until enough are found.
@@ -38,26 +38,33 @@ pub fn search(table: &[u16], m: usize, mut a: usize, half: usize, want: &mut Wan
     a
 }
 
-/// Steps of 16 splits looking each split's value up in the set's words
+/// Steps of 16 splits looking each split's value up in a copy of the set with a byte a value
 /// (reads only: a step's values are taken out one by one only when one of
 /// them hits), until few values are left (returns the next split) or
 /// `a + 15 > half` (returns `a`).
 #[inline(always)]
 fn probe(table: &[u16], m: usize, mut a: usize, half: usize, want: &mut Wanted) -> usize {
+    // The set as one byte a value: a lookup is one load, where a bit
+    // needs a shift by a variable amount, which SSE2 does not have.
+    let mut bytes = [0u8; SIMD_BOUND as usize];
+    want.fill_bytes(&mut bytes);
     while a + STEP - 1 <= half {
         let up: &[u16; STEP] = table[a..a + STEP].try_into().expect("16 values");
         let down: &[u16; STEP] = table[m - a - (STEP - 1)..=m - a]
             .try_into()
             .expect("16 values");
-        let mut hit = 0u16;
+        let mut hit = 0u8;
         for i in 0..STEP {
             let v = up[i] ^ down[STEP - 1 - i];
             // Values of 4096 and more alias here: `take` checks exactly.
-            hit |= want.words[usize::from(v >> 4) & 255] >> (v & 15);
+            hit |= bytes[usize::from(v) & (SIMD_BOUND as usize - 1)];
         }
-        if hit & 1 != 0 {
+        if hit != 0 {
             for i in 0..STEP {
-                want.take(u32::from(up[i] ^ down[STEP - 1 - i]));
+                let v = up[i] ^ down[STEP - 1 - i];
+                if want.take(u32::from(v)) {
+                    bytes[usize::from(v)] = 0;
+                }
             }
             if want.count <= MAX_COMPARED {
                 return a + STEP;
