@@ -38,10 +38,10 @@ pub fn search(table: &[u16], m: usize, mut a: usize, half: usize, want: &mut Wan
     a
 }
 
-/// Steps of 16 splits looking each split's value up in a copy of the set with a byte a value
-/// (reads only: a step's values are taken out one by one only when one of
-/// them hits), until few values are left (returns the next split) or
-/// `a + 15 > half` (returns `a`).
+/// Steps of 16 splits looking each split's value up in a copy of the set
+/// with a byte a value (reads only: a step's values are taken out one by one
+/// only when one of them hits), until few values are left (returns the next
+/// split) or `a + 15 > half` (returns `a`).
 #[inline(always)]
 fn probe(table: &[u16], m: usize, mut a: usize, half: usize, want: &mut Wanted) -> usize {
     // The set as one byte a value: a lookup is one load, where a bit
