@@ -182,7 +182,7 @@ struct Cli {
 #[derive(clap::Args)]
 struct Limits {
     /// The most positions to tabulate or remember before giving up.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES, value_parser = parse_max_states)]
     max_states: usize,
     /// Memory for the transposition table of a search (cram, chomp,
     /// nodekayles): bytes, or a number with K, M, G or T, at most this
@@ -209,6 +209,15 @@ impl Limits {
 }
 
 /// Reads a memory size: `1048576`, `512M`, `2G`.
+/// `--max-states`: a count of at least 1 (no work fits in none).
+fn parse_max_states(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{text:?} is not a whole number")),
+    }
+}
+
 fn parse_size(text: &str) -> Result<usize, String> {
     let t = text.trim();
     let (digits, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
@@ -649,6 +658,12 @@ fn execute(command: Command, host: &mut Host<'_>) -> Result<(), Failure> {
             run,
             limits,
         } => {
+            distinct_files(&[
+                ("--out", out_file.as_deref()),
+                ("--checkpoint", run.checkpoint.as_deref()),
+                ("--plot", plot.as_deref()),
+                ("--certificate", certificate.as_deref()),
+            ])?;
             let from = heap_bound(&from, "--from")?;
             let to = heap_bound(&to, "--to")?;
             if from > to {
@@ -662,11 +677,14 @@ fn execute(command: Command, host: &mut Host<'_>) -> Result<(), Failure> {
                 Some(path) => Some(pending_certificate(family.as_ref(), &path, to, &limits)?),
                 None => None,
             };
-            family.configure_long_run(long_run::long_run(&watch, &run, &family.spec()));
+            long_run::configure(family.as_mut(), &watch, &run)?;
+            let stop = watch.interrupted();
             let print = |family: &mut dyn grundy::family::Family| match out_file {
-                Some(path) => output::sequence_to_file(&path, family, from, to),
-                None if plot.is_some() && !json && !csv => plot::values_only(family, from, to),
-                None => sequence_to_stdout(out, family, from, to, json, csv),
+                Some(path) => output::sequence_to_file(&path, family, from, to, &stop),
+                None if plot.is_some() && !json && !csv => {
+                    plot::values_only(family, from, to, &stop)
+                }
+                None => sequence_to_stdout(out, family, from, to, json, csv, &stop),
             };
             match &plot {
                 Some(svg) => plot::sequence(svg, family.as_mut(), from, to, print)?,
@@ -693,6 +711,10 @@ fn execute(command: Command, host: &mut Host<'_>) -> Result<(), Failure> {
             run,
             limits,
         } => {
+            distinct_files(&[
+                ("--checkpoint", run.checkpoint.as_deref()),
+                ("--certificate", certificate.as_deref()),
+            ])?;
             let mut settings = limits.settings();
             // Asking for N heaps is asking for the memory of N heaps.
             let asked = max.unwrap_or(grundy::period::DEFAULT_MAX);
@@ -703,7 +725,7 @@ fn execute(command: Command, host: &mut Host<'_>) -> Result<(), Failure> {
                 Some(path) => Some(pending_certificate(family.as_ref(), &path, 0, &limits)?),
                 None => None,
             };
-            family.configure_long_run(long_run::long_run(&watch, &run, &family.spec()));
+            long_run::configure(family.as_mut(), &watch, &run)?;
             let report = family.period(max)?;
             if json {
                 output::period_json(out, family.as_ref(), &report)
@@ -774,7 +796,7 @@ fn execute(command: Command, host: &mut Host<'_>) -> Result<(), Failure> {
                 &game,
                 &mut |part| {
                     let mut family = spec::parse_game(part, settings)?;
-                    family.configure_long_run(long_run::long_run(&watch, &run, &family.spec()));
+                    long_run::configure(family.as_mut(), &watch, &run)?;
                     Ok(family)
                 },
                 max,
@@ -795,7 +817,7 @@ fn execute(command: Command, host: &mut Host<'_>) -> Result<(), Failure> {
             limits,
         } => {
             let mut family = spec::parse_game(&game, limits.settings())?;
-            family.configure_long_run(long_run::long_run(&watch, &run, &family.spec()));
+            long_run::configure(family.as_mut(), &watch, &run)?;
             let table = match &plot {
                 Some(svg) => plot::table(svg, family.as_mut())?,
                 None => family.table()?,
@@ -993,6 +1015,7 @@ fn sequence_to_stdout(
     to: u64,
     json: bool,
     csv: bool,
+    stop: &std::sync::atomic::AtomicBool,
 ) -> Result<(), Failure> {
     let format = if json {
         output::SeqFormat::Json
@@ -1001,7 +1024,31 @@ fn sequence_to_stdout(
     } else {
         output::SeqFormat::Text
     };
-    output::sequence(out, family, from, to, format)
+    output::sequence(out, family, from, to, format, stop)
+}
+
+/// Refuses, before any work, one file named by two flags: each would write
+/// over what the other wrote.
+fn distinct_files(files: &[(&str, Option<&std::path::Path>)]) -> Result<(), Error> {
+    let named: Vec<(&str, std::path::PathBuf)> = files
+        .iter()
+        .filter_map(|(flag, path)| {
+            let path = (*path)?;
+            Some((
+                *flag,
+                std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+            ))
+        })
+        .collect();
+    for (i, (flag, path)) in named.iter().enumerate() {
+        if let Some((other, _)) = named[..i].iter().find(|(_, p)| p == path) {
+            return Err(Error::invalid(format!(
+                "{other} and {flag} name the same file, {}: give each its own",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn heap_bound(text: &str, flag: &str) -> Result<u64, Error> {

@@ -60,6 +60,24 @@ impl Watch {
     }
 }
 
+/// Sets `family`'s long-run settings from the flags, refusing `--checkpoint`
+/// for a family that has no table to save rather than ignoring it.
+pub fn configure(
+    family: &mut dyn grundy::family::Family,
+    watch: &Watch,
+    flags: &RunFlags,
+) -> Result<(), grundy::Error> {
+    if flags.checkpoint.is_some() && !family.saves_checkpoints() {
+        return Err(grundy::Error::invalid(format!(
+            "--checkpoint has nothing of {} to save here: it keeps the tables of heap games (octal codes, sub:, grundy, ...) and the searches of cram, chomp and nodekayles",
+            family.spec()
+        )));
+    }
+    let spec = family.spec();
+    family.configure_long_run(long_run(watch, flags, &spec));
+    Ok(())
+}
+
 /// The long-run settings for a family, its progress labelled `label`.
 pub fn long_run(watch: &Watch, flags: &RunFlags, label: &str) -> LongRun {
     let progress: Box<dyn FnMut(u64, u64)> = match &watch.progress {
@@ -83,10 +101,24 @@ pub fn long_run(watch: &Watch, flags: &RunFlags, label: &str) -> LongRun {
 pub fn show_progress(sum: &mut grundy::sum::Sum, watch: &Watch, flags: &RunFlags) {
     let families: std::collections::BTreeSet<usize> =
         sum.components().iter().map(|c| c.family).collect();
+    // Each heap game of the sum keeps its own table: the first in the
+    // file named, the next ones beside it, with `.2`, `.3`, ... appended.
+    let mut tables = 0;
     for index in families {
         let family = sum.family_mut(index);
         let label = family.spec();
-        family.configure_long_run(long_run(watch, flags, &label));
+        let mut run = long_run(watch, flags, &label);
+        if family.saves_checkpoints() {
+            tables += 1;
+            if tables > 1 {
+                run.checkpoint = run.checkpoint.map(|path| {
+                    let mut name = path.into_os_string();
+                    name.push(format!(".{tables}"));
+                    name.into()
+                });
+            }
+        }
+        family.configure_long_run(run);
     }
     // Searches over the whole sum (misère play) report and stop too.
     let whole = long_run(watch, flags, "misère search");

@@ -545,3 +545,87 @@ fn ctrl_c_keeps_the_work_as_the_errors_page_shows() {
     assert!(found(&second.stderr) > saved, "the second run resumes");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_sequence_read_from_a_period_stops_at_ctrl_c() {
+    // 0.07 is proven periodic early, so its ten billion values are written
+    // from the period with nothing computed: Ctrl-C still stops it, and
+    // what was written is whole lines.
+    let (out, took) = interrupted(
+        &["seq", "0.07", "--to", "10000000000", "--csv", "-q"],
+        std::time::Duration::from_millis(1500),
+    );
+    assert_eq!(out.status.code(), Some(130));
+    assert!(took < 10.0, "took {took} s to stop");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("interrupted at heap"), "{err}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.ends_with('\n') && text.lines().count() > 2,
+        "{}",
+        text.len()
+    );
+}
+
+#[test]
+fn limits_and_files_that_cannot_work_are_refused_before_any_work() {
+    fails(
+        &["seq", "0.6", "--to", "10", "--max-states", "0"],
+        "at least 1",
+    );
+    let file = common::scratch("cli", "same-file.bin");
+    let file = file.to_str().unwrap();
+    fails(
+        &[
+            "seq",
+            "0.6",
+            "--to",
+            "100",
+            "--out",
+            file,
+            "--checkpoint",
+            file,
+        ],
+        "--out and --checkpoint name the same file",
+    );
+    assert!(
+        !std::path::Path::new(file).exists(),
+        "a file was left behind"
+    );
+    // A game with no table to save says so instead of ignoring the flag.
+    let ckpt = common::scratch("cli", "div.ckpt");
+    fails(
+        &[
+            "seq",
+            "div:100",
+            "--to",
+            "10",
+            "--checkpoint",
+            ckpt.to_str().unwrap(),
+        ],
+        "--checkpoint has nothing of div:100 to save",
+    );
+}
+
+#[test]
+fn each_heap_game_of_a_sum_keeps_its_own_checkpoint() {
+    let ckpt = common::scratch("cli", "sum.ckpt");
+    let second = common::scratch("cli", "sum.ckpt.2");
+    let _ = std::fs::remove_file(&ckpt);
+    let _ = std::fs::remove_file(&second);
+    let args = [
+        "value",
+        "0.6",
+        "3000",
+        "+",
+        "0.37",
+        "3000",
+        "--json",
+        "--checkpoint",
+        ckpt.to_str().unwrap(),
+    ];
+    let first = json(&args);
+    assert!(ckpt.exists() && second.exists());
+    // The second run resumes from both files and agrees.
+    assert_eq!(json(&args), first);
+}

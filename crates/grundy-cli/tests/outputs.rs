@@ -239,3 +239,17 @@ fn a_table_larger_than_the_memory_budget_is_refused_before_it_starts() {
     let values = common::json(&["seq", "0.6", "--to", "1000", "--max-memory", "1G", "--json"]);
     assert_eq!(values["values"].as_array().map(Vec::len), Some(1001));
 }
+
+#[test]
+fn dev_stdout_on_a_pipe_is_written_through() {
+    // `/dev/stdout` is a link to `/proc/self/fd/1`, which names no path
+    // when it is a pipe (`pipe:[...]`): still written through.
+    let out = run(&["seq", "0.07", "--to", "8", "--out", "/dev/stdout"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // 0.07 from heap 0: 0 0 1 1 2 0 3 1 1, one byte each as varints.
+    assert_eq!(out.stdout, vec![0, 0, 1, 1, 2, 0, 3, 1, 1]);
+}

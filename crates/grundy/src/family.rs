@@ -189,6 +189,12 @@ pub trait Family {
         let _ = run;
     }
 
+    /// Whether [`LongRun::checkpoint`] saves this family's work (a table of
+    /// heap values); the others have nothing to save.
+    fn saves_checkpoints(&self) -> bool {
+        false
+    }
+
     /// Recomputes `samples` tabulated heaps (spread over the table) by the
     /// plain reference method and returns how many were checked; an error if
     /// any differs. Families without a separate fast path check nothing.
@@ -656,7 +662,18 @@ impl<H: HeapGame> HeapFamily<H> {
         };
         if self.table.is_empty() {
             if let Some(path) = &run.checkpoint {
-                if let Some(values) = crate::heap::checkpoint::load(path, &self.spec)? {
+                let (max_states, spec) = (self.settings.max_states, &self.spec);
+                let admit = |count: u64| -> Result<()> {
+                    if count > max_states as u64 {
+                        return Err(Error::invalid(format!(
+                            "refusing checkpoint {}: it holds {count} values, more than --max-states {max_states}",
+                            path.display()
+                        )));
+                    }
+                    Self::table_fits_for(spec, 0, count.saturating_sub(1))
+                };
+                if let Some(values) = crate::heap::checkpoint::load(path, &self.spec, &admit)? {
+                    crate::heap::checkpoint::check_values(path, &self.game, &values)?;
                     self.table = HeapTable::resume(&self.game, values);
                 }
             }
@@ -717,8 +734,13 @@ impl<H: HeapGame> HeapFamily<H> {
     /// when the memory runs out hours later: two bytes a heap (a period is
     /// sought on the table itself, with nothing more per value).
     fn table_fits(&self, to: u64) -> Result<()> {
+        Self::table_fits_for(&self.spec, self.table.len(), to)
+    }
+
+    /// [`Self::table_fits`] for the game `spec` with `len` values tabulated.
+    fn table_fits_for(spec: &str, len: usize, to: u64) -> Result<()> {
         let heaps = to.saturating_add(1);
-        let new = heaps.saturating_sub(self.table.len() as u64);
+        let new = heaps.saturating_sub(len as u64);
         let bytes = 2 * new;
         if crate::memory::fits(bytes) {
             return Ok(());
@@ -726,7 +748,7 @@ impl<H: HeapGame> HeapFamily<H> {
         Err(crate::memory::exceeded(
             &format!(
                 "a table of the values of {} to heap {to} (about {}: two bytes a heap)",
-                self.spec,
+                spec,
                 crate::memory::human(bytes)
             ),
             "ask for fewer heaps",
@@ -847,6 +869,10 @@ impl<H: HeapGame> Family for HeapFamily<H> {
 
     fn configure_long_run(&mut self, run: LongRun) {
         self.long_run = Some(run);
+    }
+
+    fn saves_checkpoints(&self) -> bool {
+        true
     }
 
     fn verify(&mut self, samples: usize) -> Result<usize> {

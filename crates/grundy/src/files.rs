@@ -66,6 +66,10 @@ pub fn target(path: &Path, allow: Allow) -> Result<Target> {
         Err(e) => return Err(Error::Io(format!("cannot write {shown}: {e}"))),
         Ok(m) if m.file_type().is_symlink() => match fs::canonicalize(path) {
             Ok(resolved) => resolved,
+            // A link that resolves to no path but opens (`/dev/stdout` on
+            // a pipe, through `/proc/self/fd/1` to `pipe:[...]`): written
+            // through the link itself.
+            Err(_) if fs::metadata(path).is_ok() => path.to_path_buf(),
             // A link to a file not yet there: the file is created where the
             // link points, as a shell's `>` would.
             Err(_) => return dangling(path),

@@ -92,8 +92,48 @@ pub fn save_slice(path: &Path, spec: &str, values: Slice<'_>) -> Result<()> {
     })
 }
 
+/// Refuses loaded values that no game could have: a first value that is
+/// not 0, or a value above the number of options of its heap (a mex is at
+/// most that). For games without digits, each value must be at most the
+/// power of two above the values before it (options are sums of smaller
+/// heaps, so their values stay below it) and below 2^31. A checksum guards
+/// against damage; this guards the engine against a file written by hand.
+pub fn check_values<H: crate::heap::HeapGame + ?Sized>(
+    path: &Path,
+    game: &H,
+    values: &Values,
+) -> Result<()> {
+    let rules = game.take_break();
+    let mut top = 0u64;
+    let mut check = |n: usize, v: u64| -> Result<()> {
+        let bound = match &rules {
+            Some(rules) => rules.option_count(n),
+            None if n == 0 => 0,
+            None => ((top + 1).next_power_of_two()).min((1 << 31) - 1),
+        };
+        if v > bound {
+            return Err(Error::invalid(format!(
+                "refusing checkpoint {}: heap {n} has value {v}, more than its {bound} options allow",
+                path.display()
+            )));
+        }
+        top = top.max(v);
+        Ok(())
+    };
+    match values {
+        Values::Narrow(v) => v
+            .iter()
+            .enumerate()
+            .try_for_each(|(n, &x)| check(n, u64::from(x))),
+        Values::Wide(v) => v
+            .iter()
+            .enumerate()
+            .try_for_each(|(n, &x)| check(n, u64::from(x))),
+    }
+}
+
 /// Loads the values saved for game `spec`; `Ok(None)` when `path` does not exist yet.
-pub fn load(path: &Path, spec: &str) -> Result<Option<Values>> {
+pub fn load(path: &Path, spec: &str, admit: &dyn Fn(u64) -> Result<()>) -> Result<Option<Values>> {
     let refuse =
         |why: &str| Error::invalid(format!("refusing checkpoint {}: {why}", path.display()));
     // A checkpoint is written again and again: a path that cannot hold one
@@ -158,6 +198,8 @@ pub fn load(path: &Path, spec: &str) -> Result<Option<Values>> {
     {
         return Err(refuse("it is truncated or corrupted"));
     }
+    // The run's limits (heaps and memory) before the table is allocated.
+    admit(count)?;
     let count = count as usize;
     let mut chunk = vec![0u8; 1 << 16];
     let mut values = if width == 2 {
@@ -282,6 +324,11 @@ pub(crate) fn load_blob(path: &Path, magic: &[u8]) -> Result<Option<Vec<u8>>> {
 mod tests {
     use super::*;
 
+    /// Admits a checkpoint of any size.
+    fn any(_: u64) -> Result<()> {
+        Ok(())
+    }
+
     fn temp(name: &str) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("grundy-ck-{}-{name}", std::process::id()));
         let _ = fs::create_dir_all(&dir);
@@ -291,15 +338,15 @@ mod tests {
     #[test]
     fn round_trip_and_refusals() {
         let path = temp("rt");
-        assert_eq!(load(&path, "0.07").unwrap(), None);
+        assert_eq!(load(&path, "0.07", &any).unwrap(), None);
         let values = Values::Narrow(vec![0, 0, 1, 1, 2, 0, 3]);
         save(&path, "0.07", &values).unwrap();
-        assert_eq!(load(&path, "0.07").unwrap(), Some(values.clone()));
+        assert_eq!(load(&path, "0.07", &any).unwrap(), Some(values.clone()));
         let wide = Values::Wide(vec![0, 70_000, 5]);
         save(&path, "0.07", &wide).unwrap();
-        assert_eq!(load(&path, "0.07").unwrap(), Some(wide));
+        assert_eq!(load(&path, "0.07", &any).unwrap(), Some(wide));
 
-        let err = load(&path, "0.77").unwrap_err().to_string();
+        let err = load(&path, "0.77", &any).unwrap_err().to_string();
         assert!(err.contains("it is for 0.07, not 0.77"), "{err}");
 
         // Any flipped byte is caught.
@@ -307,18 +354,18 @@ mod tests {
         let last = bytes.len() - 10;
         bytes[last] ^= 1;
         fs::write(&path, &bytes).unwrap();
-        assert!(load(&path, "0.07")
+        assert!(load(&path, "0.07", &any)
             .unwrap_err()
             .to_string()
             .contains("checksum"));
 
         fs::write(&path, b"hello").unwrap();
-        assert!(load(&path, "0.07")
+        assert!(load(&path, "0.07", &any)
             .unwrap_err()
             .to_string()
             .contains("not a grundy checkpoint"));
         fs::write(&path, &bytes[..40]).unwrap();
-        assert!(load(&path, "0.07").is_err());
+        assert!(load(&path, "0.07", &any).is_err());
 
         // A count larger than the file is refused before anything is
         // allocated for it (values are read as they come, not the file whole).
@@ -327,11 +374,43 @@ mod tests {
         let at = MAGIC.len() + 4 + 4 + "0.07".len() + 1;
         bytes[at..at + 8].copy_from_slice(&(u64::MAX / 2).to_le_bytes());
         fs::write(&path, &bytes).unwrap();
-        let err = load(&path, "0.07").unwrap_err().to_string();
+        let err = load(&path, "0.07", &any).unwrap_err().to_string();
         assert!(err.contains("truncated or corrupted"), "{err}");
         // And a table far larger than the buffers round-trips.
         let long = Values::Narrow((0..300_000u32).map(|i| (i * 7 % 1000) as u16).collect());
         save(&path, "0.07", &long).unwrap();
-        assert_eq!(load(&path, "0.07").unwrap(), Some(long));
+        assert_eq!(load(&path, "0.07", &any).unwrap(), Some(long));
+    }
+
+    #[test]
+    fn limits_and_impossible_values_are_refused() {
+        let path = temp("limits");
+        save(&path, "0.6", &Values::Narrow(vec![0, 0, 1, 2, 0])).unwrap();
+        // The run's limits see the count before anything is read.
+        let small = |count: u64| -> Result<()> {
+            if count > 3 {
+                Err(Error::invalid(format!("{count} values")))
+            } else {
+                Ok(())
+            }
+        };
+        assert_eq!(
+            load(&path, "0.6", &small).unwrap_err().to_string(),
+            "5 values"
+        );
+        // Officers: heap 4 has 2 options (3 alone, and 1 + 2), so a value of
+        // 3 there is impossible; 2 is not.
+        let game = crate::games::octal::TakeBreakGame::from_digits(&[0, 6], false).unwrap();
+        let path = std::path::Path::new("x.ckpt");
+        let fine = Values::Narrow(vec![0, 0, 1, 2, 2]);
+        assert!(check_values(path, &game, &fine).is_ok());
+        let forged = Values::Wide(vec![0, 0, 1, 2, 3]);
+        let err = check_values(path, &game, &forged).unwrap_err().to_string();
+        assert!(err.contains("heap 4 has value 3"), "{err}");
+        // The values of 0.6 computed by the engine all pass.
+        let mut table = crate::heap::HeapTable::new();
+        table.extend_to(&game, 5000);
+        let values = Values::Narrow(table.to_vec().iter().map(|v| *v as u16).collect());
+        assert!(check_values(path, &game, &values).is_ok());
     }
 }

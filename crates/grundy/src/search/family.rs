@@ -383,6 +383,10 @@ impl<K: Kind> Family for SearchFamily<K> {
         Some(vec![self.kind.to_position(shape, to)])
     }
 
+    fn saves_checkpoints(&self) -> bool {
+        true
+    }
+
     fn configure_long_run(&mut self, run: LongRun) {
         let run = Run {
             interrupted: run.interrupted,

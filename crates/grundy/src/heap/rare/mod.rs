@@ -151,6 +151,24 @@ impl TakeBreak {
         }
     }
 
+    /// An upper bound on the number of options of heap `n` (exact without
+    /// three-heap splits), and so on its value.
+    pub fn option_count(&self, n: usize) -> u64 {
+        let mut count = 0u64;
+        for (k, &d) in self.digits.iter().enumerate().take(n + 1) {
+            let m = (n - k) as u64;
+            count += u64::from(d & 1 != 0 && m == 0) + u64::from(d & 2 != 0 && m > 0);
+            if d & 4 != 0 && m >= 2 {
+                count += self.half(n - k) as u64;
+            }
+            if d & 8 != 0 && m >= 3 {
+                // The splits of m into three parts, about m^2 / 12.
+                count = count.saturating_add(m * m / 12 + m);
+            }
+        }
+        count
+    }
+
     /// The value of heap `n` by the definition, from `table[0..n]`: the reference.
     pub fn plain_value<T: Copy + Into<u32>>(&self, n: usize, table: &[T], mex: &mut Marks) -> u32 {
         let g = |i: usize| -> u32 { table[i].into() };
