@@ -678,13 +678,10 @@ fn execute(command: Command, host: &mut Host<'_>) -> Result<(), Failure> {
                 None => None,
             };
             long_run::configure(family.as_mut(), &watch, &run)?;
-            let stop = watch.interrupted();
             let print = |family: &mut dyn grundy::family::Family| match out_file {
-                Some(path) => output::sequence_to_file(&path, family, from, to, &stop),
-                None if plot.is_some() && !json && !csv => {
-                    plot::values_only(family, from, to, &stop)
-                }
-                None => sequence_to_stdout(out, family, from, to, json, csv, &stop),
+                Some(path) => output::sequence_to_file(&path, family, from, to),
+                None if plot.is_some() && !json && !csv => plot::values_only(family, from, to),
+                None => sequence_to_stdout(out, family, from, to, json, csv),
             };
             match &plot {
                 Some(svg) => plot::sequence(svg, family.as_mut(), from, to, print)?,
@@ -1015,7 +1012,6 @@ fn sequence_to_stdout(
     to: u64,
     json: bool,
     csv: bool,
-    stop: &std::sync::atomic::AtomicBool,
 ) -> Result<(), Failure> {
     let format = if json {
         output::SeqFormat::Json
@@ -1024,7 +1020,7 @@ fn sequence_to_stdout(
     } else {
         output::SeqFormat::Text
     };
-    output::sequence(out, family, from, to, format, stop)
+    output::sequence(out, family, from, to, format)
 }
 
 /// Refuses, before any work, one file named by two flags: each would write

@@ -5,7 +5,6 @@ use grundy::sum::{Analysis, Sum, WinningMove};
 use grundy::{spec, Error, Value};
 use serde_json::Value as Json;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Writes an error to `err` (stderr): one line, and a caret line under the
 /// offending character when the error knows where it is. A failure to write
@@ -169,7 +168,6 @@ pub fn sequence(
     from: u64,
     to: u64,
     format: SeqFormat,
-    stop: &AtomicBool,
 ) -> Result<(), Failure> {
     if !family.is_heap_game() {
         // The family's own refusal, before any output.
@@ -198,7 +196,6 @@ pub fn sequence(
     let mut batch = vec![0u8; 1 << 16];
     let mut used = 0;
     let result = family.sequence(from, to, &mut |n, value| {
-        check_stop(stop, n)?;
         let r = match format {
             SeqFormat::Json => {
                 if !first {
@@ -356,7 +353,6 @@ pub fn sequence_to_file(
     family: &mut dyn grundy::family::Family,
     from: u64,
     to: u64,
-    stop: &AtomicBool,
 ) -> Result<(), Failure> {
     let cannot = |e: io::Error| Error::Io(format!("cannot write {}: {e}", path.display()));
     // Written beside the target and put in place at the end (or written
@@ -394,7 +390,6 @@ pub fn sequence_to_file(
         let mut block = Vec::with_capacity(BLOCK);
         let mut next = from;
         let produced = family.sequence(from, to, &mut |n, value| {
-            check_stop(stop, n)?;
             debug_assert_eq!(n, next, "heaps come in order");
             next = n + 1;
             block.push(value);
@@ -429,18 +424,6 @@ pub fn sequence_to_file(
         produced?;
         Ok(())
     })
-}
-
-/// Stops a stream of values when Ctrl-C has raised `stop`, looked at once
-/// every 65,536 heaps: values from a period or a closed form are produced
-/// without any computation that would notice it.
-pub fn check_stop(stop: &AtomicBool, n: u64) -> grundy::Result<()> {
-    if n.trailing_zeros() >= 16 && stop.load(Ordering::Relaxed) {
-        return Err(Error::Interrupted(format!(
-            "interrupted at heap {n}: the values before it are kept"
-        )));
-    }
-    Ok(())
 }
 
 /// `value` as a LEB128 varint.

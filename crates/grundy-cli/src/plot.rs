@@ -83,13 +83,8 @@ impl Family for Tee<'_> {
 }
 
 /// Runs through the sequence without printing it (`seq --plot` alone).
-pub fn values_only(
-    family: &mut dyn Family,
-    from: u64,
-    to: u64,
-    stop: &std::sync::atomic::AtomicBool,
-) -> Result<(), Failure> {
-    Ok(family.sequence(from, to, &mut |n, _| crate::output::check_stop(stop, n))?)
+pub fn values_only(family: &mut dyn Family, from: u64, to: u64) -> Result<(), Failure> {
+    Ok(family.sequence(from, to, &mut |_, _| Ok(()))?)
 }
 
 /// `grundy seq ... --plot FILE.svg`: `print` produces the values as usual

@@ -305,3 +305,21 @@ fn heaps_only_a_table_beyond_the_budget_could_answer_are_refused_at_once() {
     args.extend(huge);
     assert_eq!(stdout(&args), "18446744073709551610: 2 2 4 4 5 5\n");
 }
+
+#[test]
+fn a_period_search_stops_where_the_memory_budget_ends() {
+    // 0.1777's period is proven only past 4·10^8 values: with 60 MB the
+    // table stops near 2·10^7 heaps and says why, instead of growing past
+    // the budget.
+    let out = stdout(&[
+        "period",
+        "0.1777",
+        "--max",
+        "450000000",
+        "--max-memory",
+        "60M",
+        "-q",
+    ]);
+    assert!(out.contains("as far as the memory budget holds"), "{out}");
+    assert!(!out.contains("proven by"), "{out}");
+}

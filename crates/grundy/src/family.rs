@@ -283,6 +283,20 @@ pub trait Family {
     }
 }
 
+/// For families that stream values without computing them (a period, a
+/// closed form): an error once `flag` is up, looked at when `n` is a
+/// multiple of 65,536.
+pub fn stream_stopped(flag: Option<&std::sync::atomic::AtomicBool>, n: u64) -> Result<()> {
+    if n.trailing_zeros() >= 16
+        && flag.is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed))
+    {
+        return Err(Error::Interrupted(format!(
+            "interrupted at heap {n}: the values before it are kept"
+        )));
+    }
+    Ok(())
+}
+
 /// Turns a solver failure into a user-facing error, naming positions in syntax.
 pub fn solve_error<G: Syntax>(game: &G, error: SolveError<G::Position>) -> Error {
     match error {
@@ -554,7 +568,19 @@ impl<H: HeapGame> HeapFamily<H> {
             });
         }
         let max = (max.max(1)).min(self.settings.max_states as u64) as usize;
+        // The longest table the memory budget holds (two bytes a heap): the
+        // search stops there and reports what it saw, as at --max.
+        let room = crate::memory::budget().saturating_sub(crate::memory::resident().unwrap_or(0));
+        let fitting = self
+            .table
+            .len()
+            // A sixteenth kept for the rest of the process.
+            .saturating_add((room / 32 * 15).min(usize::MAX as u64) as usize)
+            .max(1024);
+        let held = max > fitting;
+        let max = max.min(fitting);
         let stretch = (stretch as usize).min(self.settings.max_states).max(max);
+        let stretch = if held { max } else { stretch };
         let mut len = self.table.len().clamp(1024.min(max), max);
         loop {
             let mut wanted = None;
@@ -622,6 +648,13 @@ impl<H: HeapGame> HeapFamily<H> {
                     (Some(_), _) => format!("observed period, not proven (too few values for the theorem); values to n = {}", len - 1),
                     (None, _) => format!("no period found up to n = {}", len - 1),
                 };
+                let method = if held {
+                    format!(
+                        "{method} (as far as the memory budget holds; raise it with --max-memory)"
+                    )
+                } else {
+                    method
+                };
                 return Ok(PeriodReport {
                     periodicity: observed,
                     proven: false,
@@ -642,6 +675,14 @@ impl<H: HeapGame> HeapFamily<H> {
             AUTO_PERIOD_SEARCH,
             Some(PERIOD_PROBE_TIME),
         )
+    }
+
+    /// Stops a stream of values read from a period, which computes nothing
+    /// and so never reaches [`Self::tabulate`]'s check: looked at once every
+    /// 65,536 heaps.
+    fn check_interrupted(&self, n: u64) -> Result<()> {
+        let flag = self.long_run.as_ref().map(|run| &*run.interrupted);
+        stream_stopped(flag, n)
     }
 
     /// Whether a period could be proven for this game at all.
@@ -1104,6 +1145,7 @@ impl<H: HeapGame> HeapFamily<H> {
                 (None, Some(period)) => period.value_u64(next as u64),
                 (None, None) => unreachable!("heap {next} is tabulated or periodic"),
             };
+            self.check_interrupted(next as u64)?;
             sink(next as u64, value)?;
             next += 1;
         }
@@ -1169,6 +1211,7 @@ impl<H: HeapGame> HeapFamily<H> {
                 (None, Some(period)) => period.value_u64(n),
                 (None, None) => unreachable!("heap {n} was tabulated for {to}"),
             };
+            self.check_interrupted(n)?;
             sink(n, value)?;
         }
         Ok(())

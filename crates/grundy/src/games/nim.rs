@@ -11,6 +11,8 @@ use num_bigint::BigUint;
 #[derive(Debug, Default, Clone)]
 pub struct Nim {
     spec: String,
+    /// Raised (by Ctrl-C, say) to stop a long [`Family::sequence`].
+    interrupted: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// The most moves [`Nim::moves`] lists before asking for a smaller heap.
@@ -19,13 +21,20 @@ const MAX_LISTED_MOVES: u64 = 10_000_000;
 impl Nim {
     /// Nim under the name `spec` (`nim`, or `northcott` for its columns).
     pub fn new(spec: impl Into<String>) -> Self {
-        Nim { spec: spec.into() }
+        Nim {
+            spec: spec.into(),
+            interrupted: None,
+        }
     }
 }
 
 impl Family for Nim {
     fn spec(&self) -> String {
         self.spec.clone()
+    }
+
+    fn configure_long_run(&mut self, run: crate::family::LongRun) {
+        self.interrupted = Some(run.interrupted);
     }
 
     fn parse(&self, text: &str) -> Result<Position> {
@@ -104,6 +113,7 @@ impl Family for Nim {
         sink: &mut dyn FnMut(u64, u64) -> Result<()>,
     ) -> Result<()> {
         for n in from..=to {
+            crate::family::stream_stopped(self.interrupted.as_deref(), n)?;
             sink(n, n)?;
         }
         Ok(())
