@@ -323,3 +323,13 @@ fn a_period_search_stops_where_the_memory_budget_ends() {
     assert!(out.contains("as far as the memory budget holds"), "{out}");
     assert!(!out.contains("proven by"), "{out}");
 }
+
+#[test]
+fn winning_moves_of_a_three_heap_code_are_found_without_listing_every_option() {
+    // Heap 10001 of hex:0.F has about 8 million options (splits into
+    // three): the winning ones are picked out as they come, not after
+    // building every move (which took 2.8 GB).
+    let out = stdout(&["value", "hex:0.F", "10001", "--max-moves", "2"]);
+    assert!(out.contains("10001 -> 10000"), "{out}");
+    assert!(out.contains("at least 1 more"), "{out}");
+}

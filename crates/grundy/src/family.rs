@@ -685,6 +685,17 @@ impl<H: HeapGame> HeapFamily<H> {
         stream_stopped(flag, n)
     }
 
+    /// Whether the options of heap `n` are few enough to list one by one:
+    /// counted from the code where there is one (three-heap splits make
+    /// about n^2 / 12), else taken to be about `n`.
+    fn listable(&self, n: u64) -> bool {
+        let count = match self.game.take_break() {
+            Some(rules) => rules.option_count(n.min(usize::MAX as u64) as usize),
+            None => n,
+        };
+        count <= MAX_LISTED_OPTIONS
+    }
+
     /// Whether a period could be proven for this game at all.
     fn provable(&self) -> bool {
         !matches!(self.game.period_rule(), crate::period::PeriodRule::Unknown)
@@ -950,7 +961,7 @@ impl<H: HeapGame> Family for HeapFamily<H> {
 
     fn moves(&mut self, position: &Position) -> Result<Vec<Move>> {
         let big = heap_of(position, &self.spec)?;
-        let listed = big.to_u64().filter(|n| *n <= MAX_LISTED_OPTIONS);
+        let listed = big.to_u64().filter(|n| self.listable(*n));
         // Refused before the value is looked up, which may take long.
         let big_options = match listed {
             Some(_) => None,
@@ -998,8 +1009,32 @@ impl<H: HeapGame> Family for HeapFamily<H> {
 
     fn moves_to(&mut self, position: &Position, target: &Value, limit: usize) -> Result<Vec<Move>> {
         let n = heap_of(position, &self.spec)?;
-        let listable = n.to_u64().is_some_and(|n| n <= MAX_LISTED_OPTIONS)
-            || self.game.big_options(&n).is_some();
+        let listable =
+            n.to_u64().is_some_and(|n| self.listable(n)) || self.game.big_options(&n).is_some();
+        if let Some(small) = n.to_u64().filter(|n| self.listable(*n)) {
+            // Option by option, keeping only the moves to `target`: the
+            // others are never built (a three-heap code has millions).
+            self.lookup(&n)?;
+            let mut options: Vec<Parts<u64>> = Vec::new();
+            self.game.heap_options(small, &mut options);
+            let mut seen = std::collections::HashSet::new();
+            let mut found = Vec::new();
+            for mut parts in options {
+                if found.len() >= limit {
+                    break;
+                }
+                parts.retain(|h| *h > 0);
+                parts.sort_unstable_by(|a, b| b.cmp(a));
+                let value = Value::finite(self.heap_value(&parts)?);
+                if &value == target && seen.insert(parts.clone()) {
+                    found.push(Move {
+                        to: parts.iter().map(|h| Position::from(*h)).collect(),
+                        value,
+                    });
+                }
+            }
+            return Ok(found);
+        }
         if listable {
             return Ok(self
                 .moves(position)?

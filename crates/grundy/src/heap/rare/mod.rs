@@ -155,7 +155,7 @@ impl TakeBreak {
     /// three-heap splits), and so on its value.
     pub fn option_count(&self, n: usize) -> u64 {
         let mut count = 0u64;
-        for (k, &d) in self.digits.iter().enumerate().take(n + 1) {
+        for (k, &d) in self.digits.iter().enumerate().take(n.saturating_add(1)) {
             let m = (n - k) as u64;
             count += u64::from(d & 1 != 0 && m == 0) + u64::from(d & 2 != 0 && m > 0);
             if d & 4 != 0 && m >= 2 {
