@@ -157,13 +157,14 @@ impl TakeBreak {
         let mut count = 0u64;
         for (k, &d) in self.digits.iter().enumerate().take(n.saturating_add(1)) {
             let m = (n - k) as u64;
-            count += u64::from(d & 1 != 0 && m == 0) + u64::from(d & 2 != 0 && m > 0);
+            count = count
+                .saturating_add(u64::from(d & 1 != 0 && m == 0) + u64::from(d & 2 != 0 && m > 0));
             if d & 4 != 0 && m >= 2 {
-                count += self.half(n - k) as u64;
+                count = count.saturating_add(self.half(n - k) as u64);
             }
             if d & 8 != 0 && m >= 3 {
                 // The splits of m into three parts, about m^2 / 12.
-                count = count.saturating_add(m * m / 12 + m);
+                count = count.saturating_add(m.saturating_mul(m) / 12 + m);
             }
         }
         count
