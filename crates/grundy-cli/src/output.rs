@@ -118,6 +118,9 @@ pub fn value_text(
 ) -> io::Result<()> {
     component_lines(out, sum, &mut |i| format!("grundy {}", analysis.values[i]))?;
     writeln!(out, "nim-sum {}: {}", analysis.nim_sum, outcome(analysis))?;
+    for (i, why) in &analysis.unlisted {
+        writeln!(out, "[{}] {why}", i + 1)?;
+    }
     let count = analysis.winning_moves.len();
     if analysis.winner == grundy::sum::Winner::Draw {
         if analysis.drawing_moves.is_empty() {

@@ -72,17 +72,32 @@ fn moore_values_by_search_and_outcomes_by_the_theorem() {
         &["value", "moore:2", "1000000,1000000,999999"],
         "by Moore's theorem the player to move wins",
     );
-    fails(
-        &[
-            "value",
-            "moore:2",
-            "1000000,1000000,1000000",
-            "+",
-            "nim",
-            "1",
-        ],
-        "winning moves are not listed",
+    // In a sum the other components' winning moves are still listed.
+    let text = stdout(&[
+        "value",
+        "moore:2",
+        "1000000,1000000,1000000",
+        "+",
+        "nim",
+        "1",
+    ]);
+    assert!(text.contains("first player wins"), "{text}");
+    assert!(
+        text.contains("[1] moore:2 1000000,1000000,1000000: its winning moves are not listed"),
+        "{text}"
     );
+    assert!(text.contains("[2] nim: 1 -> (nothing)"), "{text}");
+    let v = json(&[
+        "value",
+        "moore:2",
+        "1000000,1000000,1000000",
+        "+",
+        "nim",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(v["components"][0]["winning_moves_unlisted"], true);
+    assert_eq!(v["winning_moves"].as_array().unwrap().len(), 1);
 }
 
 #[test]

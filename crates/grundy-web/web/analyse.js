@@ -118,6 +118,9 @@ export function render(root, params) {
       parts.push(el('p', { class: 'muted small', text: t('analyse.clickMove') }));
       parts.push(moveList(moves, games, sum, 'winning-move'));
       if (r.winning_moves_truncated) parts.push(el('p', { class: 'muted', text: t('analyse.truncated') }));
+      r.components.forEach((c, i) => {
+        if (c.winning_moves_unlisted) parts.push(el('p', { class: 'muted', text: t('analyse.unlisted', { i: i + 1 }) }));
+      });
     } else if (r.winner === 'second') {
       parts.push(el('p', { class: 'explain', text: isMisere ? t('analyse.noWinMisere') : t('analyse.noWin') }));
     }

@@ -18,6 +18,7 @@ use crate::position::{AsPosition, Position};
 use crate::solve::{SolveError, Solver};
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
+use std::ops::ControlFlow;
 
 /// The memory a search's transposition table may use unless told otherwise
 /// (`--tt-size`): 1 GiB.
@@ -118,6 +119,17 @@ pub trait Family {
             .filter(|m| &m.value == target)
             .take(limit)
             .collect())
+    }
+
+    /// The first `limit` moves from a position, in the order of
+    /// [`Family::moves`], and whether there are more. Families whose
+    /// positions have too many moves to list all of them (a heap of a
+    /// three-heap code) override this to stop early.
+    fn first_moves(&mut self, position: &Position, limit: usize) -> Result<(Vec<Move>, bool)> {
+        let mut moves = self.moves(position)?;
+        let more = moves.len() > limit;
+        moves.truncate(limit);
+        Ok((moves, more))
     }
 
     /// The board of values of a grid or bar game (`grundy table`), rows first.
@@ -495,6 +507,22 @@ const PERIOD_PROBE_TIME: std::time::Duration = std::time::Duration::from_secs(1)
 /// Heaps with more options than this are not listed move by move.
 const MAX_LISTED_OPTIONS: u64 = 20_000_000;
 
+/// The most options of one heap looked at, one by one, for winning moves:
+/// a few seconds. A heap of a three-heap code has O(n²) options, but every
+/// value below its own turns up among them, most of them often.
+const MAX_SCANNED_OPTIONS: u64 = 1 << 28;
+
+/// Why [`HeapFamily::scan_options`] stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ScanEnd {
+    /// Every option was looked at.
+    Done,
+    /// `limit` moves were found.
+    Limit,
+    /// [`MAX_SCANNED_OPTIONS`] were looked at first.
+    Budget,
+}
+
 /// A [`HeapGame`] tabulated densely, as a [`Family`].
 pub struct HeapFamily<H: HeapGame> {
     spec: String,
@@ -846,6 +874,62 @@ impl<H: HeapGame> HeapFamily<H> {
         }
     }
 
+    /// The options of heap `n`, which must be tabulated, one by one in the
+    /// order of [`HeapGame::heap_options`]: the first `limit` distinct ones
+    /// whose value `keep` accepts among the first `budget` options, and why
+    /// the scan stopped. No list of every option is built.
+    fn scan_options(
+        &self,
+        n: u64,
+        limit: usize,
+        budget: u64,
+        keep: impl Fn(u64) -> bool,
+    ) -> (Vec<Move>, ScanEnd) {
+        let table = &self.table;
+        let mut seen = std::collections::HashSet::new();
+        let mut found = Vec::new();
+        let mut scanned = 0u64;
+        let mut end = ScanEnd::Done;
+        if limit == 0 {
+            return (found, ScanEnd::Limit);
+        }
+        let _ = self.game.each_option(n, &mut |mut parts| {
+            if scanned == budget {
+                end = ScanEnd::Budget;
+                return ControlFlow::Break(());
+            }
+            scanned += 1;
+            parts.retain(|h| *h > 0);
+            let value = parts.iter().fold(0u64, |acc, &h| {
+                acc ^ table
+                    .get(h as usize)
+                    .expect("options are smaller than the heap") as u64
+            });
+            if keep(value) {
+                parts.sort_unstable_by(|a, b| b.cmp(a));
+                if seen.insert(parts.clone()) {
+                    found.push(Move {
+                        to: parts.iter().map(|h| Position::from(*h)).collect(),
+                        value: Value::finite(value),
+                    });
+                    if found.len() == limit {
+                        end = ScanEnd::Limit;
+                        return ControlFlow::Break(());
+                    }
+                }
+            }
+            ControlFlow::Continue(())
+        });
+        (found, end)
+    }
+
+    /// Heap `n` as a machine word when its value is in the table (and so
+    /// are those of all its options).
+    fn tabulated(&self, n: &BigUint) -> Option<u64> {
+        n.to_u64()
+            .filter(|m| usize::try_from(*m).is_ok_and(|m| self.table.get(m).is_some()))
+    }
+
     fn heap_value(&mut self, parts: &[u64]) -> Result<u64> {
         let mut value = 0;
         for part in parts {
@@ -1011,27 +1095,20 @@ impl<H: HeapGame> Family for HeapFamily<H> {
         let n = heap_of(position, &self.spec)?;
         let listable =
             n.to_u64().is_some_and(|n| self.listable(n)) || self.game.big_options(&n).is_some();
-        if let Some(small) = n.to_u64().filter(|n| self.listable(*n)) {
+        if listable || n.to_usize().is_some_and(|m| m < self.settings.max_states) {
+            // Within reach of the table: it is filled (a budget refuses
+            // here), and the answer comes from it below.
+            self.lookup(&n)?;
+        }
+        if let (Some(small), Some(want)) = (self.tabulated(&n), target.as_u64()) {
             // Option by option, keeping only the moves to `target`: the
             // others are never built (a three-heap code has millions).
-            self.lookup(&n)?;
-            let mut options: Vec<Parts<u64>> = Vec::new();
-            self.game.heap_options(small, &mut options);
-            let mut seen = std::collections::HashSet::new();
-            let mut found = Vec::new();
-            for mut parts in options {
-                if found.len() >= limit {
-                    break;
-                }
-                parts.retain(|h| *h > 0);
-                parts.sort_unstable_by(|a, b| b.cmp(a));
-                let value = Value::finite(self.heap_value(&parts)?);
-                if &value == target && seen.insert(parts.clone()) {
-                    found.push(Move {
-                        to: parts.iter().map(|h| Position::from(*h)).collect(),
-                        value,
-                    });
-                }
+            let (found, end) = self.scan_options(small, limit, MAX_SCANNED_OPTIONS, |v| v == want);
+            if end == ScanEnd::Budget {
+                return Err(Error::TooLarge(format!(
+                    "heap {n} of {}: its winning moves are not listed: it has more than {MAX_SCANNED_OPTIONS} moves to search",
+                    self.spec
+                )));
             }
             return Ok(found);
         }
@@ -1068,6 +1145,26 @@ impl<H: HeapGame> Family for HeapFamily<H> {
                     self.spec
                 ))
             })
+    }
+
+    fn first_moves(&mut self, position: &Position, limit: usize) -> Result<(Vec<Move>, bool)> {
+        let n = heap_of(position, &self.spec)?;
+        if n.to_usize().is_some_and(|m| m < self.settings.max_states) {
+            self.lookup(&n)?;
+        }
+        if let Some(small) = self.tabulated(&n) {
+            let (mut found, _) =
+                self.scan_options(small, limit.saturating_add(1), MAX_SCANNED_OPTIONS, |_| {
+                    true
+                });
+            let more = found.len() > limit;
+            found.truncate(limit);
+            return Ok((found, more));
+        }
+        let mut moves = self.moves(position)?;
+        let more = moves.len() > limit;
+        moves.truncate(limit);
+        Ok((moves, more))
     }
 
     fn is_heap_game(&self) -> bool {
@@ -1357,5 +1454,52 @@ mod tests {
         for (n, v) in values.iter().enumerate().skip(105_351) {
             assert_eq!(*v, period.value_u64(n as u64) as u32, "heap {n}");
         }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// Moves found option by option (`first_moves`, `moves_to`) are
+        /// those of the whole list, in its order, for codes that leave
+        /// one, two or three heaps.
+        #[test]
+        fn moves_found_one_by_one_agree_with_the_whole_list(
+            digits in proptest::collection::vec(0u8..16, 1..5),
+            n in 0u64..90,
+            limit in 0usize..40,
+            target in 0u64..8,
+        ) {
+            let text: String = digits.iter().map(|d| format!("{d:X}")).collect();
+            let spec = format!("hex:0.{text}");
+            let Ok(mut family) = crate::spec::parse_game(&spec, Settings::default()) else {
+                return Ok(());
+            };
+            let position = Position::heap(n);
+            let all = family.moves(&position).unwrap();
+            let (first, more) = family.first_moves(&position, limit).unwrap();
+            proptest::prop_assert_eq!(&first[..], &all[..all.len().min(limit)]);
+            proptest::prop_assert_eq!(more, all.len() > limit);
+            let target = Value::finite(target);
+            let found = family.moves_to(&position, &target, limit).unwrap();
+            let expected: Vec<Move> =
+                all.into_iter().filter(|m| m.value == target).take(limit).collect();
+            proptest::prop_assert_eq!(found, expected);
+        }
+    }
+
+    #[test]
+    fn a_scan_stops_at_its_budget_and_says_so() {
+        // hex:0.F's heap 61: one heap left, two (30 ways) or three.
+        let rules = crate::games::octal::TakeBreakGame::parse("0.F", true, "hex:0.F", 0).unwrap();
+        let mut family = HeapFamily::new("hex:0.F", rules, Settings::default());
+        let n = BigUint::from(61u32);
+        family.lookup(&n).unwrap();
+        let (all, end) = family.scan_options(61, usize::MAX, u64::MAX, |_| true);
+        let listed = family.moves(&Position::heap(61u32)).unwrap();
+        assert_eq!((&all[..], end), (&listed[..], ScanEnd::Done));
+        assert!(all.len() > 300);
+        let (some, end) = family.scan_options(61, usize::MAX, 100, |_| true);
+        assert_eq!((&some[..], end), (&all[..100], ScanEnd::Budget));
+        let (two, end) = family.scan_options(61, 2, u64::MAX, |_| true);
+        assert_eq!((&two[..], end), (&all[..2], ScanEnd::Limit));
     }
 }

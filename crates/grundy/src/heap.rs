@@ -23,6 +23,23 @@ pub trait HeapGame {
     /// (empty heaps omitted). Every heap left must be smaller than `n`.
     fn heap_options(&self, n: u64, out: &mut Vec<Parts<u64>>);
 
+    /// Gives `visit` the options of heap `n` one at a time, in the order of
+    /// [`HeapGame::heap_options`], until it breaks. Games with very many
+    /// options (codes that leave three heaps: O(n²) of them) override this,
+    /// so that a caller looking for a few never builds the whole list.
+    fn each_option(
+        &self,
+        n: u64,
+        visit: &mut dyn FnMut(Parts<u64>) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let mut options = Vec::new();
+        self.heap_options(n, &mut options);
+        for parts in options {
+            visit(parts)?;
+        }
+        ControlFlow::Continue(())
+    }
+
     /// The value of heap `n`, given `table[m]` for every `m < n` (`table.len() == n`).
     ///
     /// Override with a direct loop over the table for speed; the default

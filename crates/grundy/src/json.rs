@@ -43,12 +43,17 @@ pub fn value_object(sum: &Sum, analysis: &Analysis) -> Json {
         .components()
         .iter()
         .zip(&analysis.values)
-        .map(|(c, v)| {
-            json!({
+        .enumerate()
+        .map(|(index, (c, v))| {
+            let mut entry = json!({
                 "game": sum.family(c.family).spec(),
                 "position": sum.format(c.family, &c.position),
                 "grundy": value(v),
-            })
+            });
+            if analysis.unlisted.iter().any(|(i, _)| *i == index) {
+                entry["winning_moves_unlisted"] = json!(true);
+            }
+            entry
         })
         .collect();
     json!({
@@ -140,12 +145,10 @@ pub const EXPLAIN_OPTIONS: usize = 10_000;
 /// (which, for a loopy game, may not be a mex at all).
 pub fn explain_object(family: &mut dyn Family, position: &Position) -> Result<Json> {
     let grundy = family.value(position)?;
-    let options = family.moves(position)?;
-    let truncated = options.len() > EXPLAIN_OPTIONS;
+    let (options, truncated) = family.first_moves(position, EXPLAIN_OPTIONS)?;
     let mut finite: Vec<Option<u64>> = Vec::new();
     let listed: Vec<Json> = options
         .iter()
-        .take(EXPLAIN_OPTIONS)
         .map(|m| {
             finite.push(m.value.as_u64());
             let to: Vec<String> = m.to.iter().map(|p| family.format(p)).collect();

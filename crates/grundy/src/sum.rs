@@ -69,6 +69,11 @@ pub struct Analysis {
     pub winning_moves: Vec<WinningMove>,
     /// Whether more winning moves exist than were listed.
     pub truncated: bool,
+    /// Components whose winning moves are not among `winning_moves`, each
+    /// with the reason: too many moves to search (a heap of a three-heap
+    /// code past what a scan can cover, a Moore's Nim position past the
+    /// search). The sum still has the value and winner above.
+    pub unlisted: Vec<(usize, String)>,
     /// In a drawn sum, the moves that keep the draw (after which the opponent
     /// cannot win); empty otherwise. Components with too many moves to list
     /// (a Nim heap of 2^90) are left out.
@@ -248,6 +253,7 @@ impl Sum {
         }
         let mut moves = Vec::new();
         let mut truncated = false;
+        let mut unlisted = Vec::new();
         if !instant.is_empty() {
             // Whoever moves wins at once: the other components do not matter.
             for index in instant {
@@ -271,6 +277,7 @@ impl Sum {
                 winner: Winner::First,
                 winning_moves: moves,
                 truncated,
+                unlisted: vec![],
                 drawing_moves: vec![],
             });
         }
@@ -291,7 +298,11 @@ impl Sum {
                             unreachable!()
                         };
                         let target = Value::Finite(&finite ^ own);
-                        truncated |= self.collect_moves(index, &target, max_moves, &mut moves)?;
+                        match self.collect_moves(index, &target, max_moves, &mut moves) {
+                            Ok(cut) => truncated |= cut,
+                            Err(crate::Error::TooLarge(why)) => unlisted.push((index, why)),
+                            Err(e) => return Err(e),
+                        }
                         if truncated {
                             break;
                         }
@@ -311,7 +322,11 @@ impl Sum {
                     (Value::Infinite(shifted), Winner::First)
                 } else if wins {
                     let target = Value::Finite(finite.clone());
-                    truncated = self.collect_moves(*only, &target, max_moves, &mut moves)?;
+                    match self.collect_moves(*only, &target, max_moves, &mut moves) {
+                        Ok(cut) => truncated = cut,
+                        Err(crate::Error::TooLarge(why)) => unlisted.push((*only, why)),
+                        Err(e) => return Err(e),
+                    }
                     (Value::Infinite(shifted), Winner::First)
                 } else {
                     (Value::Infinite(shifted), Winner::Draw)
@@ -330,6 +345,7 @@ impl Sum {
             winner,
             winning_moves: moves,
             truncated,
+            unlisted,
             drawing_moves,
         })
     }

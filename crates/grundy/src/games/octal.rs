@@ -8,6 +8,7 @@ use crate::game::Parts;
 use crate::heap::rare::TakeBreak;
 use crate::heap::HeapGame;
 use smallvec::smallvec;
+use std::ops::ControlFlow;
 
 /// The most digits after the point a code may have.
 pub const MAX_DIGITS: usize = 64;
@@ -142,21 +143,32 @@ impl TakeBreakGame {
 
 impl HeapGame for TakeBreakGame {
     fn heap_options(&self, n: u64, out: &mut Vec<Parts<u64>>) {
+        let _ = self.each_option(n, &mut |parts| {
+            out.push(parts);
+            ControlFlow::Continue(())
+        });
+    }
+
+    fn each_option(
+        &self,
+        n: u64,
+        visit: &mut dyn FnMut(Parts<u64>) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         for (k, &d) in self.rules.digits().iter().enumerate() {
             let k = k as u64;
             if k > n {
                 break;
             }
             if d & 1 != 0 && n == k {
-                out.push(smallvec![]);
+                visit(smallvec![])?;
             }
             if d & 2 != 0 && n > k {
-                out.push(smallvec![n - k]);
+                visit(smallvec![n - k])?;
             }
             if d & 4 != 0 && n >= k + 2 {
                 let m = n - k;
                 for a in 1..=m / 2 {
-                    out.push(smallvec![m - a, a]);
+                    visit(smallvec![m - a, a])?;
                 }
             }
             if d & 8 != 0 && n >= k + 3 {
@@ -165,11 +177,12 @@ impl HeapGame for TakeBreakGame {
                     for b in a..=(m - a) / 2 {
                         let mut parts: Parts<u64> = smallvec![m - a - b, b, a];
                         parts.sort_unstable_by(|x, y| y.cmp(x));
-                        out.push(parts);
+                        visit(parts)?;
                     }
                 }
             }
         }
+        ControlFlow::Continue(())
     }
 
     fn take_break(&self) -> Option<TakeBreak> {
