@@ -235,6 +235,20 @@ fn a_table_larger_than_the_memory_budget_is_refused_before_it_starts() {
         ],
         "(about 1.9 GB: two bytes a heap) needs more than the 1.0 GB allowed by --max-memory",
     );
+    // Other heap games hold four bytes a heap, and are counted so.
+    common::fails(
+        &[
+            "seq",
+            "sub:1000000000",
+            "--to",
+            "300000000",
+            "--max-states",
+            "400000000",
+            "--max-memory",
+            "700M",
+        ],
+        "(about 1.1 GB: four bytes a heap) needs more than the 700 MB allowed by --max-memory",
+    );
     // Within the budget the same command starts as usual.
     let values = common::json(&["seq", "0.6", "--to", "1000", "--max-memory", "1G", "--json"]);
     assert_eq!(values["values"].as_array().map(Vec::len), Some(1001));

@@ -596,15 +596,20 @@ impl<H: HeapGame> HeapFamily<H> {
             });
         }
         let max = (max.max(1)).min(self.settings.max_states as u64) as usize;
-        // The longest table the memory budget holds (two bytes a heap): the
+        // The longest table the memory budget holds: two or four bytes a
+        // heap, and for rules other than take-and-break four more while
+        // periods are sought (a border array over the whole table). The
         // search stops there and reports what it saw, as at --max.
         let room = crate::memory::budget().saturating_sub(crate::memory::resident().unwrap_or(0));
-        let fitting = self
-            .table
-            .len()
-            // A sixteenth kept for the rest of the process.
-            .saturating_add((room / 32 * 15).min(usize::MAX as u64) as usize)
-            .max(1024);
+        let (held_now, border) = match rule {
+            PeriodRule::TakeBreak { .. } | PeriodRule::Unknown => (self.heap_bytes(), 0),
+            _ => (self.heap_bytes(), 4),
+        };
+        // A sixteenth kept for the rest of the process.
+        let fitting = ((room / 16 * 15).saturating_add(held_now * self.table.len() as u64)
+            / (held_now + border))
+            .min(usize::MAX as u64) as usize;
+        let fitting = fitting.max(self.table.len()).max(1024);
         let held = max > fitting;
         let max = max.min(fitting);
         let stretch = (stretch as usize).min(self.settings.max_states).max(max);
@@ -743,6 +748,11 @@ impl<H: HeapGame> HeapFamily<H> {
         if self.table.is_empty() {
             if let Some(path) = &run.checkpoint {
                 let (max_states, spec) = (self.settings.max_states, &self.spec);
+                let per_heap = if self.game.take_break().is_some() {
+                    2
+                } else {
+                    4
+                };
                 let admit = |count: u64| -> Result<()> {
                     if count > max_states as u64 {
                         return Err(Error::invalid(format!(
@@ -750,7 +760,7 @@ impl<H: HeapGame> HeapFamily<H> {
                             path.display()
                         )));
                     }
-                    Self::table_fits_for(spec, 0, count.saturating_sub(1))
+                    Self::table_fits_for(spec, per_heap, 0, count.saturating_sub(1))
                 };
                 if let Some(values) = crate::heap::checkpoint::load(path, &self.spec, &admit)? {
                     crate::heap::checkpoint::check_values(path, &self.game, &values)?;
@@ -811,23 +821,36 @@ impl<H: HeapGame> HeapFamily<H> {
 
     /// Refuses now, naming the size, a table up to heap `to` that would not
     /// fit the memory budget, rather than letting the system stop the run
-    /// when the memory runs out hours later: two bytes a heap (a period is
-    /// sought on the table itself, with nothing more per value).
+    /// when the memory runs out hours later: two bytes a heap for a
+    /// take-and-break code, four for other heap games (a period is sought
+    /// on the table itself, with nothing more per value).
     fn table_fits(&self, to: u64) -> Result<()> {
-        Self::table_fits_for(&self.spec, self.table.len(), to)
+        Self::table_fits_for(&self.spec, self.heap_bytes(), self.table.len(), to)
     }
 
-    /// [`Self::table_fits`] for the game `spec` with `len` values tabulated.
-    fn table_fits_for(spec: &str, len: usize, to: u64) -> Result<()> {
+    /// Bytes a heap's value takes in the table: two in the take-and-break
+    /// engine's (while values stay below 2^16), four in the plain one.
+    fn heap_bytes(&self) -> u64 {
+        if self.game.take_break().is_some() {
+            2
+        } else {
+            4
+        }
+    }
+
+    /// [`Self::table_fits`] for the game `spec`, whose table takes `per_heap`
+    /// bytes a heap, with `len` values tabulated.
+    fn table_fits_for(spec: &str, per_heap: u64, len: usize, to: u64) -> Result<()> {
         let heaps = to.saturating_add(1);
         let new = heaps.saturating_sub(len as u64);
-        let bytes = 2 * new;
+        let bytes = per_heap.saturating_mul(new);
         if crate::memory::fits(bytes) {
             return Ok(());
         }
+        let each = if per_heap == 2 { "two" } else { "four" };
         Err(crate::memory::exceeded(
             &format!(
-                "a table of the values of {} to heap {to} (about {}: two bytes a heap)",
+                "a table of the values of {} to heap {to} (about {}: {each} bytes a heap)",
                 spec,
                 crate::memory::human(bytes)
             ),
