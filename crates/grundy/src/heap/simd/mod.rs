@@ -75,12 +75,13 @@ impl Wanted {
         present
     }
 
-    /// Sets `bytes[v]` to 1 for each member `v` (the others are left as they are).
-    fn fill_bytes(&self, bytes: &mut [u8; SIMD_BOUND as usize]) {
+    /// Sets `bytes[v]` to `to` for each member `v` (the others are left as
+    /// they are).
+    fn fill_bytes(&self, bytes: &mut [u8; SIMD_BOUND as usize], to: u8) {
         for (i, &w) in self.words.iter().enumerate().take(64 * self.groups.min(4)) {
             let mut w = w;
             while w != 0 {
-                bytes[16 * i + w.trailing_zeros() as usize] = 1;
+                bytes[16 * i + w.trailing_zeros() as usize] = to;
                 w &= w - 1;
             }
         }

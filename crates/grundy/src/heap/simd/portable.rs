@@ -43,11 +43,35 @@ pub fn search(table: &[u16], m: usize, mut a: usize, half: usize, want: &mut Wan
 /// only when one of them hits), until few values are left (returns the next
 /// split) or `a + 15 > half` (returns `a`).
 #[inline(always)]
-fn probe(table: &[u16], m: usize, mut a: usize, half: usize, want: &mut Wanted) -> usize {
-    // The set as one byte a value: a lookup is one load, where a bit
-    // needs a shift by a variable amount, which SSE2 does not have.
-    let mut bytes = [0u8; SIMD_BOUND as usize];
-    want.fill_bytes(&mut bytes);
+fn probe(table: &[u16], m: usize, a: usize, half: usize, want: &mut Wanted) -> usize {
+    BYTES.with_borrow_mut(|bytes| {
+        want.fill_bytes(bytes, 1);
+        let a = probe_with(bytes, table, m, a, half, want);
+        // Back to all zeros: the values taken were cleared as they were.
+        want.fill_bytes(bytes, 0);
+        a
+    })
+}
+
+thread_local! {
+    /// The set as one byte a value for [`probe`]: a lookup is one load,
+    /// where a bit needs a shift by a variable amount, which SSE2 does not
+    /// have. All zeros between calls, so that a call sets and clears only
+    /// the few values it wants instead of clearing 4 KB.
+    static BYTES: std::cell::RefCell<[u8; SIMD_BOUND as usize]> =
+        const { std::cell::RefCell::new([0; SIMD_BOUND as usize]) };
+}
+
+/// [`probe`] with the set's bytes at hand.
+#[inline(always)]
+fn probe_with(
+    bytes: &mut [u8; SIMD_BOUND as usize],
+    table: &[u16],
+    m: usize,
+    mut a: usize,
+    half: usize,
+    want: &mut Wanted,
+) -> usize {
     while a + STEP - 1 <= half {
         let up: &[u16; STEP] = table[a..a + STEP].try_into().expect("16 values");
         let down: &[u16; STEP] = table[m - a - (STEP - 1)..=m - a]
