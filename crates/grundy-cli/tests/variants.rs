@@ -86,7 +86,10 @@ fn moore_values_by_search_and_outcomes_by_the_theorem() {
         text.contains("[1] moore:2 1000000,1000000,1000000: its winning moves are not listed"),
         "{text}"
     );
-    assert!(text.contains("[2] nim: 1 -> (nothing)"), "{text}");
+    assert!(
+        text.contains("1+ winning move:\n  [2] nim: 1 -> (nothing)"),
+        "{text}"
+    );
     let v = json(&[
         "value",
         "moore:2",
@@ -98,6 +101,7 @@ fn moore_values_by_search_and_outcomes_by_the_theorem() {
     ]);
     assert_eq!(v["components"][0]["winning_moves_unlisted"], true);
     assert_eq!(v["winning_moves"].as_array().unwrap().len(), 1);
+    assert_eq!(v["winning_moves_truncated"], true);
 }
 
 #[test]

@@ -117,7 +117,8 @@ export function render(root, params) {
       parts.push(el('h2', { text: t('analyse.winningMoves', { n: moves.length + (r.winning_moves_truncated ? '+' : '') }) }));
       parts.push(el('p', { class: 'muted small', text: t('analyse.clickMove') }));
       parts.push(moveList(moves, games, sum, 'winning-move'));
-      if (r.winning_moves_truncated) parts.push(el('p', { class: 'muted', text: t('analyse.truncated') }));
+      const unlisted = r.components.some((c) => c.winning_moves_unlisted);
+      if (r.winning_moves_truncated && !unlisted) parts.push(el('p', { class: 'muted', text: t('analyse.truncated') }));
       r.components.forEach((c, i) => {
         if (c.winning_moves_unlisted) parts.push(el('p', { class: 'muted', text: t('analyse.unlisted', { i: i + 1 }) }));
       });

@@ -67,7 +67,8 @@ pub struct Analysis {
     pub winner: Winner,
     /// The winning moves: all of them unless `truncated`.
     pub winning_moves: Vec<WinningMove>,
-    /// Whether more winning moves exist than were listed.
+    /// Whether more winning moves exist than were listed (or may: those of
+    /// an `unlisted` component).
     pub truncated: bool,
     /// Components whose winning moves are not among `winning_moves`, each
     /// with the reason: too many moves to search (a heap of a three-heap
@@ -344,7 +345,8 @@ impl Sum {
             nim_sum,
             winner,
             winning_moves: moves,
-            truncated,
+            // Moves of an unlisted component may exist and are not here.
+            truncated: truncated || !unlisted.is_empty(),
             unlisted,
             drawing_moves,
         })

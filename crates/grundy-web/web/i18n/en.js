@@ -68,7 +68,7 @@ export default {
   'analyse.drawingMoves': ({ n }) => `${n} ${plural(n, 'move keeps', 'moves keep')} the draw`,
   'analyse.clickMove': 'Click a move to play it and analyse the position it leaves.',
   'analyse.truncated': 'More winning moves exist than are listed here.',
-  'analyse.unlisted': 'Winning moves of [{i}] are not listed: the heap has too many moves to search them all.',
+  'analyse.unlisted': 'Winning moves of [{i}] are not listed: it has too many moves to search them all.',
   'analyse.noWin': 'No winning move: every move leaves a non-zero nim-sum.',
   'analyse.noWinMisere': 'No winning move: every move leaves a position the opponent wins.',
   'analyse.allGone': 'Nothing is left: the player who just moved made the last move.',

@@ -112,7 +112,7 @@ export default {
   'analyse.drawingMoves': ({ n }) => `${n} 个保持和局的着法`,
   'analyse.clickMove': '点击一个着法即可走这一步，并分析走完后的局面。',
   'analyse.truncated': '必胜着法不止这些，这里只列出一部分。',
-  'analyse.unlisted': '[{i}] 的必胜着法没有列出：这一堆的着法太多，无法逐一搜索。',
+  'analyse.unlisted': '[{i}] 的必胜着法没有列出：它的着法太多，无法逐一搜索。',
   'analyse.noWin': '没有必胜着法：每一步都会使尼姆和变为非零。',
   'analyse.noWinMisere': '没有必胜着法：每一步都会留下对手必胜的局面。',
   'analyse.allGone': '什么都不剩了：刚才走棋的一方走了最后一步。',
