@@ -73,14 +73,15 @@ fn moore_values_by_search_and_outcomes_by_the_theorem() {
         "by Moore's theorem the player to move wins",
     );
     // In a sum the other components' winning moves are still listed.
-    let text = stdout(&[
+    let sum = [
         "value",
         "moore:2",
         "1000000,1000000,1000000",
         "+",
         "nim",
         "1",
-    ]);
+    ];
+    let text = stdout(&sum);
     assert!(text.contains("first player wins"), "{text}");
     assert!(
         text.contains("[1] moore:2 1000000,1000000,1000000: its winning moves are not listed"),
@@ -90,15 +91,7 @@ fn moore_values_by_search_and_outcomes_by_the_theorem() {
         text.contains("1+ winning move:\n  [2] nim: 1 -> (nothing)"),
         "{text}"
     );
-    let v = json(&[
-        "value",
-        "moore:2",
-        "1000000,1000000,1000000",
-        "+",
-        "nim",
-        "1",
-        "--json",
-    ]);
+    let v = json(&[&sum[..], &["--json"]].concat());
     assert_eq!(v["components"][0]["winning_moves_unlisted"], true);
     assert_eq!(v["winning_moves"].as_array().unwrap().len(), 1);
     assert_eq!(v["winning_moves_truncated"], true);

@@ -11,7 +11,7 @@
 //! dense [`HeapTable`]) into a [`Family`].
 
 use crate::error::{Error, Result};
-use crate::game::{Parts, Syntax};
+use crate::game::Syntax;
 use crate::heap::{HeapGame, HeapTable};
 use crate::nimber::Value;
 use crate::position::{AsPosition, Position};
@@ -897,7 +897,8 @@ impl<H: HeapGame> HeapFamily<H> {
         }
     }
 
-    /// The options of heap `n`, which must be tabulated, one by one in the
+    /// The options of heap `n`, whose value must be known (see
+    /// [`Self::known_value`]: then so are its options'), one by one in the
     /// order of [`HeapGame::heap_options`]: the first `limit` distinct ones
     /// whose value `keep` accepts among the first `budget` options, and why
     /// the scan stopped. No list of every option is built.
@@ -908,7 +909,6 @@ impl<H: HeapGame> HeapFamily<H> {
         budget: u64,
         keep: impl Fn(u64) -> bool,
     ) -> (Vec<Move>, ScanEnd) {
-        let table = &self.table;
         let mut seen = std::collections::HashSet::new();
         let mut found = Vec::new();
         let mut scanned = 0u64;
@@ -924,9 +924,9 @@ impl<H: HeapGame> HeapFamily<H> {
             scanned += 1;
             parts.retain(|h| *h > 0);
             let value = parts.iter().fold(0u64, |acc, &h| {
-                acc ^ table
-                    .get(h as usize)
-                    .expect("options are smaller than the heap") as u64
+                acc ^ self
+                    .known_value(h)
+                    .expect("options of a known heap are known")
             });
             if keep(value) {
                 parts.sort_unstable_by(|a, b| b.cmp(a));
@@ -953,12 +953,14 @@ impl<H: HeapGame> HeapFamily<H> {
             .filter(|m| usize::try_from(*m).is_ok_and(|m| self.table.get(m).is_some()))
     }
 
-    fn heap_value(&mut self, parts: &[u64]) -> Result<u64> {
-        let mut value = 0;
-        for part in parts {
-            value ^= self.lookup(&BigUint::from(*part))?;
-        }
-        Ok(value)
+    /// The value of heap `h` when the table or a proven period gives it
+    /// (the table holds every heap of the preperiod).
+    fn known_value(&self, h: u64) -> Option<u64> {
+        usize::try_from(h)
+            .ok()
+            .and_then(|m| self.table.get(m))
+            .map(u64::from)
+            .or_else(|| self.period.as_ref().map(|p| p.value_u64(h)))
     }
 }
 
@@ -1099,19 +1101,10 @@ impl<H: HeapGame> Family for HeapFamily<H> {
             }
             return Ok(dedupe_moves(moves));
         };
-        let mut options: Vec<Parts<u64>> = Vec::new();
-        self.game.heap_options(n, &mut options);
-        let mut moves = Vec::with_capacity(options.len());
-        for mut parts in options {
-            parts.retain(|h| *h > 0);
-            parts.sort_unstable_by(|a, b| b.cmp(a));
-            let value = self.heap_value(&parts)?;
-            moves.push(Move {
-                to: parts.iter().map(|h| Position::from(*h)).collect(),
-                value: Value::finite(value),
-            });
-        }
-        Ok(dedupe_moves(moves))
+        // The value was looked up: the table or the period has it, and so
+        // those of its options.
+        let (moves, _) = self.scan_options(n, usize::MAX, u64::MAX, |_| true);
+        Ok(moves)
     }
 
     fn moves_to(&mut self, position: &Position, target: &Value, limit: usize) -> Result<Vec<Move>> {
@@ -1172,10 +1165,11 @@ impl<H: HeapGame> Family for HeapFamily<H> {
 
     fn first_moves(&mut self, position: &Position, limit: usize) -> Result<(Vec<Move>, bool)> {
         let n = heap_of(position, &self.spec)?;
-        if n.to_usize().is_some_and(|m| m < self.settings.max_states) {
-            self.lookup(&n)?;
-        }
-        if let Some(small) = self.tabulated(&n) {
+        // Tabulates, or finds the period that answers a larger heap.
+        self.lookup(&n)?;
+        if let Some(small) = n.to_u64().filter(|m| self.known_value(*m).is_some()) {
+            // The first options only, from the table or the period: a heap
+            // of a three-heap code has O(n²) of them.
             let (mut found, _) =
                 self.scan_options(small, limit.saturating_add(1), MAX_SCANNED_OPTIONS, |_| {
                     true
@@ -1481,11 +1475,11 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
-        /// Moves found option by option (`first_moves`, `moves_to`) are
-        /// those of the whole list, in its order, for codes that leave
-        /// one, two or three heaps.
+        /// Moves found option by option (`moves`, `first_moves`,
+        /// `moves_to`) are those of the code's definition, in its order,
+        /// for codes that leave one, two or three heaps.
         #[test]
-        fn moves_found_one_by_one_agree_with_the_whole_list(
+        fn moves_found_one_by_one_agree_with_the_definition(
             digits in proptest::collection::vec(0u8..16, 1..5),
             n in 0u64..90,
             limit in 0usize..40,
@@ -1496,8 +1490,48 @@ mod tests {
             let Ok(mut family) = crate::spec::parse_game(&spec, Settings::default()) else {
                 return Ok(());
             };
+            // The definition: removing k leaves nothing (bit 1, only when
+            // n = k), one heap (2), two (4) or three (8), largest first.
+            let mut options: Vec<Vec<u64>> = Vec::new();
+            for (k, d) in std::iter::once(0).chain(digits.iter().copied()).enumerate() {
+                let k = k as u64;
+                if k > n {
+                    break;
+                }
+                let m = n - k;
+                if d & 1 != 0 && m == 0 {
+                    options.push(vec![]);
+                }
+                if d & 2 != 0 && m > 0 {
+                    options.push(vec![m]);
+                }
+                if d & 4 != 0 {
+                    for a in 1..=m / 2 {
+                        options.push(vec![m - a, a]);
+                    }
+                }
+                if d & 8 != 0 {
+                    for a in 1..=m / 3 {
+                        for b in a..=(m - a) / 2 {
+                            options.push(vec![m - a - b, b, a]);
+                        }
+                    }
+                }
+            }
+            let mut all = Vec::new();
+            for parts in options {
+                let mut value = 0;
+                for &h in &parts {
+                    value ^= family.value(&Position::heap(h)).unwrap().as_u64().unwrap();
+                }
+                all.push(Move {
+                    to: parts.into_iter().map(Position::heap).collect(),
+                    value: Value::finite(value),
+                });
+            }
+            let all = dedupe_moves(all);
             let position = Position::heap(n);
-            let all = family.moves(&position).unwrap();
+            proptest::prop_assert_eq!(&family.moves(&position).unwrap(), &all);
             let (first, more) = family.first_moves(&position, limit).unwrap();
             proptest::prop_assert_eq!(&first[..], &all[..all.len().min(limit)]);
             proptest::prop_assert_eq!(more, all.len() > limit);
@@ -1524,5 +1558,29 @@ mod tests {
         assert_eq!((&some[..], end), (&all[..100], ScanEnd::Budget));
         let (two, end) = family.scan_options(61, 2, u64::MAX, |_| true);
         assert_eq!((&two[..], end), (&all[..2], ScanEnd::Limit));
+    }
+
+    #[test]
+    fn the_first_options_of_a_heap_past_the_table_come_from_its_period() {
+        // Dawson's Kayles (0.07): remove two, leaving one heap or two.
+        let mut family = crate::spec::parse_game("0.07", Settings::default()).unwrap();
+        let n = 100_000_000_000u64;
+        let (first, more) = family.first_moves(&Position::heap(n), 3).unwrap();
+        assert!(more);
+        let parts: Vec<Vec<Position>> = first.iter().map(|m| m.to.clone()).collect();
+        assert_eq!(
+            parts,
+            [
+                vec![Position::heap(n - 2)],
+                vec![Position::heap(n - 3), Position::heap(1u32)],
+                vec![Position::heap(n - 4), Position::heap(2u32)],
+            ]
+        );
+        for m in &first {
+            let value = m.to.iter().fold(0, |acc, part| {
+                acc ^ family.value(part).unwrap().as_u64().unwrap()
+            });
+            assert_eq!(m.value, Value::finite(value));
+        }
     }
 }

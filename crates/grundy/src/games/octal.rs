@@ -218,9 +218,21 @@ impl GrundysGame {
 
 impl HeapGame for GrundysGame {
     fn heap_options(&self, n: u64, out: &mut Vec<Parts<u64>>) {
+        let _ = self.each_option(n, &mut |parts| {
+            out.push(parts);
+            ControlFlow::Continue(())
+        });
+    }
+
+    fn each_option(
+        &self,
+        n: u64,
+        visit: &mut dyn FnMut(Parts<u64>) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         for a in 1..n.div_ceil(2) {
-            out.push(smallvec![n - a, a]);
+            visit(smallvec![n - a, a])?;
         }
+        ControlFlow::Continue(())
     }
 
     fn dense_value(&self, n: usize, table: &[u32], scratch: &mut crate::heap::Scratch) -> u32 {
