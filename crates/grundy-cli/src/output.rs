@@ -138,7 +138,9 @@ pub fn value_text(
         (_, 0) => {}
         _ => {
             let noun = if count == 1 { "move" } else { "moves" };
-            let plus = if analysis.truncated { "+" } else { "" };
+            // Cut by the limit, or some component's moves not listed.
+            let more = analysis.truncated || !analysis.unlisted.is_empty();
+            let plus = if more { "+" } else { "" };
             writeln!(out, "{count}{plus} winning {noun}:")?;
             move_list(out, sum, &analysis.winning_moves, shown, analysis.truncated)?;
         }

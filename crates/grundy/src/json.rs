@@ -61,7 +61,8 @@ pub fn value_object(sum: &Sum, analysis: &Analysis) -> Json {
         "nim_sum": value(&analysis.nim_sum),
         "winner": analysis.winner.as_str(),
         "winning_moves": moves(sum, &analysis.winning_moves),
-        "winning_moves_truncated": analysis.truncated,
+        // Moves of an unlisted component may exist and are not listed.
+        "winning_moves_truncated": analysis.truncated || !analysis.unlisted.is_empty(),
         "drawing_moves": moves(sum, &analysis.drawing_moves),
     })
 }

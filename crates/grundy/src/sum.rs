@@ -67,8 +67,8 @@ pub struct Analysis {
     pub winner: Winner,
     /// The winning moves: all of them unless `truncated`.
     pub winning_moves: Vec<WinningMove>,
-    /// Whether more winning moves exist than were listed (or may: those of
-    /// an `unlisted` component).
+    /// Whether more winning moves exist than were listed: the limit cut
+    /// the search short. (Those of an `unlisted` component may exist too.)
     pub truncated: bool,
     /// Components whose winning moves are not among `winning_moves`, each
     /// with the reason: too many moves to search (a heap of a three-heap
@@ -345,8 +345,7 @@ impl Sum {
             nim_sum,
             winner,
             winning_moves: moves,
-            // Moves of an unlisted component may exist and are not here.
-            truncated: truncated || !unlisted.is_empty(),
+            truncated,
             unlisted,
             drawing_moves,
         })
