@@ -75,6 +75,15 @@ pub trait HeapGame {
     }
 }
 
+/// [`HeapGame::heap_options`] for games that enumerate their options in
+/// [`HeapGame::each_option`]: every option, appended to `out`.
+pub fn push_options<H: HeapGame + ?Sized>(game: &H, n: u64, out: &mut Vec<Parts<u64>>) {
+    let _ = game.each_option(n, &mut |parts| {
+        out.push(parts);
+        ControlFlow::Continue(())
+    });
+}
+
 /// Buffers reused across heaps so the table loop does not allocate.
 #[derive(Default)]
 pub struct Scratch {

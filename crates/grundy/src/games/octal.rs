@@ -143,10 +143,7 @@ impl TakeBreakGame {
 
 impl HeapGame for TakeBreakGame {
     fn heap_options(&self, n: u64, out: &mut Vec<Parts<u64>>) {
-        let _ = self.each_option(n, &mut |parts| {
-            out.push(parts);
-            ControlFlow::Continue(())
-        });
+        crate::heap::push_options(self, n, out);
     }
 
     fn each_option(
@@ -218,10 +215,7 @@ impl GrundysGame {
 
 impl HeapGame for GrundysGame {
     fn heap_options(&self, n: u64, out: &mut Vec<Parts<u64>>) {
-        let _ = self.each_option(n, &mut |parts| {
-            out.push(parts);
-            ControlFlow::Continue(())
-        });
+        crate::heap::push_options(self, n, out);
     }
 
     fn each_option(
