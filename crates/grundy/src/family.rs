@@ -126,10 +126,7 @@ pub trait Family {
     /// positions have too many moves to list all of them (a heap of a
     /// three-heap code) override this to stop early.
     fn first_moves(&mut self, position: &Position, limit: usize) -> Result<(Vec<Move>, bool)> {
-        let mut moves = self.moves(position)?;
-        let more = moves.len() > limit;
-        moves.truncate(limit);
-        Ok((moves, more))
+        Ok(first_of(self.moves(position)?, limit))
     }
 
     /// The board of values of a grid or bar game (`grundy table`), rows first.
@@ -293,6 +290,13 @@ pub trait Family {
         }
         Ok(())
     }
+}
+
+/// The first `limit` of `moves`, and whether there were more.
+fn first_of(mut moves: Vec<Move>, limit: usize) -> (Vec<Move>, bool) {
+    let more = moves.len() > limit;
+    moves.truncate(limit);
+    (moves, more)
 }
 
 /// For families that stream values without computing them (a period, a
@@ -601,9 +605,10 @@ impl<H: HeapGame> HeapFamily<H> {
         // periods are sought (a border array over the whole table). The
         // search stops there and reports what it saw, as at --max.
         let room = crate::memory::budget().saturating_sub(crate::memory::resident().unwrap_or(0));
-        let (held_now, border) = match rule {
-            PeriodRule::TakeBreak { .. } | PeriodRule::Unknown => (self.heap_bytes(), 0),
-            _ => (self.heap_bytes(), 4),
+        let held_now = self.heap_bytes();
+        let border = match rule {
+            PeriodRule::TakeBreak { .. } | PeriodRule::Unknown => 0,
+            _ => 4,
         };
         // A sixteenth kept for the rest of the process.
         let fitting = ((room / 16 * 15).saturating_add(held_now * self.table.len() as u64)
@@ -741,6 +746,7 @@ impl<H: HeapGame> HeapFamily<H> {
         if m < self.table.len() {
             return Ok(());
         }
+        let per_heap = self.heap_bytes();
         let Some(run) = self.long_run.as_mut() else {
             self.table.extend_to(&self.game, m);
             return Ok(());
@@ -748,11 +754,6 @@ impl<H: HeapGame> HeapFamily<H> {
         if self.table.is_empty() {
             if let Some(path) = &run.checkpoint {
                 let (max_states, spec) = (self.settings.max_states, &self.spec);
-                let per_heap = if self.game.take_break().is_some() {
-                    2
-                } else {
-                    4
-                };
                 let admit = |count: u64| -> Result<()> {
                     if count > max_states as u64 {
                         return Err(Error::invalid(format!(
@@ -1170,18 +1171,13 @@ impl<H: HeapGame> Family for HeapFamily<H> {
         if let Some(small) = n.to_u64().filter(|m| self.known_value(*m).is_some()) {
             // The first options only, from the table or the period: a heap
             // of a three-heap code has O(n²) of them.
-            let (mut found, _) =
+            let (found, _) =
                 self.scan_options(small, limit.saturating_add(1), MAX_SCANNED_OPTIONS, |_| {
                     true
                 });
-            let more = found.len() > limit;
-            found.truncate(limit);
-            return Ok((found, more));
+            return Ok(first_of(found, limit));
         }
-        let mut moves = self.moves(position)?;
-        let more = moves.len() > limit;
-        moves.truncate(limit);
-        Ok((moves, more))
+        Ok(first_of(self.moves(position)?, limit))
     }
 
     fn is_heap_game(&self) -> bool {

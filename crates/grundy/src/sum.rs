@@ -299,11 +299,13 @@ impl Sum {
                             unreachable!()
                         };
                         let target = Value::Finite(&finite ^ own);
-                        match self.collect_moves(index, &target, max_moves, &mut moves) {
-                            Ok(cut) => truncated |= cut,
-                            Err(crate::Error::TooLarge(why)) => unlisted.push((index, why)),
-                            Err(e) => return Err(e),
-                        }
+                        truncated |= self.collect_moves(
+                            index,
+                            &target,
+                            max_moves,
+                            &mut moves,
+                            &mut unlisted,
+                        )?;
                         if truncated {
                             break;
                         }
@@ -323,11 +325,8 @@ impl Sum {
                     (Value::Infinite(shifted), Winner::First)
                 } else if wins {
                     let target = Value::Finite(finite.clone());
-                    match self.collect_moves(*only, &target, max_moves, &mut moves) {
-                        Ok(cut) => truncated = cut,
-                        Err(crate::Error::TooLarge(why)) => unlisted.push((*only, why)),
-                        Err(e) => return Err(e),
-                    }
+                    truncated =
+                        self.collect_moves(*only, &target, max_moves, &mut moves, &mut unlisted)?;
                     (Value::Infinite(shifted), Winner::First)
                 } else {
                     (Value::Infinite(shifted), Winner::Draw)
@@ -377,21 +376,30 @@ impl Sum {
     }
 
     /// Appends the moves of component `index` to a position of value `target`;
-    /// returns whether the list had to be cut at `max_moves`.
+    /// returns whether the list had to be cut at `max_moves`. A component
+    /// with too many moves to search goes into `unlisted`, with the reason.
     fn collect_moves(
         &mut self,
         index: usize,
         target: &Value,
         max_moves: usize,
         out: &mut Vec<WinningMove>,
+        unlisted: &mut Vec<(usize, String)>,
     ) -> Result<bool> {
         let component = &self.components[index];
         let room = max_moves.saturating_sub(out.len());
-        let found = self.families[component.family].moves_to(
+        let found = match self.families[component.family].moves_to(
             &component.position,
             target,
             room.saturating_add(1),
-        )?;
+        ) {
+            Ok(found) => found,
+            Err(crate::Error::TooLarge(why)) => {
+                unlisted.push((index, why));
+                return Ok(false);
+            }
+            Err(e) => return Err(e),
+        };
         let truncated = found.len() > room;
         for found in found.into_iter().take(room) {
             out.push(WinningMove {
