@@ -200,32 +200,57 @@ pub fn sequence(
     // in a copy per value.
     let mut batch = vec![0u8; 1 << 16];
     let mut used = 0;
-    let result = family.sequence(from, to, &mut |n, value| {
-        let r = match format {
+    // The values come a run of thousands at a time: no call per value.
+    let result = family.sequence_runs(from, to, &mut |start, values| {
+        let mut r = Ok(());
+        match format {
             SeqFormat::Json => {
-                if !first {
+                let mut values = values.iter();
+                if first {
+                    if let Some(&value) = values.next() {
+                        used += small_decimal(value, &mut batch[used..]);
+                    }
+                }
+                for &value in values {
                     batch[used] = b',';
-                    used += 1;
-                }
-                used += small_decimal(value, &mut batch[used..]);
-                // Room for a comma and the 20 digits of any u64.
-                if used > batch.len() - 21 {
-                    let r = out.write_all(&batch[..used]);
-                    used = 0;
-                    r
-                } else {
-                    Ok(())
+                    used += 1 + small_decimal(value, &mut batch[used + 1..]);
+                    // Room for a comma and the 20 digits of any u64.
+                    if used > batch.len() - 21 {
+                        r = out.write_all(&batch[..used]);
+                        used = 0;
+                        if r.is_err() {
+                            break;
+                        }
+                    }
                 }
             }
-            SeqFormat::Csv => writeln!(out, "{n},{value}"),
-            // Rows of ten, each led by its first heap, as printed in the literature.
-            SeqFormat::Text if (n - from).is_multiple_of(10) => {
-                let lead = if first { "" } else { "\n" };
-                write!(out, "{lead}{n:>8}: {value}")
+            SeqFormat::Csv => {
+                for (i, &value) in values.iter().enumerate() {
+                    let n = start + i as u64;
+                    r = writeln!(out, "{n},{value}");
+                    if r.is_err() {
+                        break;
+                    }
+                }
             }
-            SeqFormat::Text => write!(out, " {value}"),
-        };
-        first = false;
+            SeqFormat::Text => {
+                for (i, &value) in values.iter().enumerate() {
+                    let n = start + i as u64;
+                    // Rows of ten, each led by its first heap, as printed in
+                    // the literature.
+                    r = if (n - from).is_multiple_of(10) {
+                        let lead = if first && n == start { "" } else { "\n" };
+                        write!(out, "{lead}{n:>8}: {value}")
+                    } else {
+                        write!(out, " {value}")
+                    };
+                    if r.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        first &= values.is_empty();
         io(r, &mut write_error)
     });
     if write_error.is_none() && used > 0 {
@@ -393,21 +418,23 @@ pub fn sequence_to_file(
             out.into_inner().map_err(|e| e.into_error())
         });
         let mut block = Vec::with_capacity(BLOCK);
-        let mut next = from;
-        let produced = family.sequence(from, to, &mut |n, value| {
-            debug_assert_eq!(n, next, "heaps come in order");
-            next = n + 1;
-            block.push(value);
-            if block.len() == BLOCK {
-                let next = returned
-                    .try_recv()
-                    .unwrap_or_else(|_| Vec::with_capacity(BLOCK));
-                let done = std::mem::replace(&mut block, next);
-                // A closed channel means the writer failed: its error is
-                // reported below.
-                full.send(done)
-                    .map_err(|_| Error::Io("the writer stopped".into()))?;
-                block.clear();
+        // Runs come in order, from `from` on.
+        let produced = family.sequence_runs(from, to, &mut |_, mut values| {
+            while !values.is_empty() {
+                let take = (BLOCK - block.len()).min(values.len());
+                block.extend_from_slice(&values[..take]);
+                values = &values[take..];
+                if block.len() == BLOCK {
+                    let next = returned
+                        .try_recv()
+                        .unwrap_or_else(|_| Vec::with_capacity(BLOCK));
+                    let done = std::mem::replace(&mut block, next);
+                    // A closed channel means the writer failed: its error is
+                    // reported below.
+                    full.send(done)
+                        .map_err(|_| Error::Io("the writer stopped".into()))?;
+                    block.clear();
+                }
             }
             Ok(())
         });
@@ -524,19 +551,37 @@ impl Lines {
     }
 }
 
-/// [`decimal`] with the values of most games, one or two digits, written
-/// without a division loop.
+/// The digits of every value below 1000, four bytes each (the unused ones
+/// zero), and how many there are.
+const SMALL_DIGITS: [([u8; 4], u8); 1000] = {
+    let mut table = [([0u8; 4], 0u8); 1000];
+    let mut v = 0;
+    while v < 1000 {
+        let (hundreds, tens, ones) = ((v / 100) as u8, (v / 10 % 10) as u8, (v % 10) as u8);
+        table[v] = if v < 10 {
+            ([b'0' + ones, 0, 0, 0], 1)
+        } else if v < 100 {
+            ([b'0' + tens, b'0' + ones, 0, 0], 2)
+        } else {
+            ([b'0' + hundreds, b'0' + tens, b'0' + ones, 0], 3)
+        };
+        v += 1;
+    }
+    table
+};
+
+/// [`decimal`] with the values of most games, below 1000, copied from a
+/// table: four bytes stored at once, with no division and no branch on the
+/// length. `out` must have room for four bytes (or for every digit of
+/// larger values).
 #[inline]
 fn small_decimal(v: u64, out: &mut [u8]) -> usize {
-    if v < 10 {
-        out[0] = b'0' + v as u8;
-        1
-    } else if v < 100 {
-        out[0] = b'0' + (v / 10) as u8;
-        out[1] = b'0' + (v % 10) as u8;
-        2
-    } else {
-        decimal(v, out)
+    match SMALL_DIGITS.get(v as usize) {
+        Some((digits, len)) => {
+            out[..4].copy_from_slice(digits);
+            usize::from(*len)
+        }
+        None => decimal(v, out),
     }
 }
 

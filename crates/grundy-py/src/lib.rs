@@ -214,8 +214,10 @@ fn fill_sequence(
     stop: u64,
     column: &mut Column,
 ) -> grundy::Result<()> {
-    family.sequence(start, stop, &mut |_, value| {
-        column.push(value);
+    family.sequence_runs(start, stop, &mut |_, values| {
+        for &value in values {
+            column.push(value);
+        }
         Ok(())
     })
 }

@@ -173,6 +173,18 @@ impl HeapTable {
         }
     }
 
+    /// Appends the values of heaps `range`, all tabulated, to `out`.
+    pub fn extend_values(&self, range: std::ops::Range<usize>, out: &mut Vec<u64>) {
+        match &self.storage {
+            Storage::Empty => assert!(range.is_empty(), "heaps not tabulated"),
+            Storage::Dense(v) => out.extend(v[range].iter().map(|x| u64::from(*x))),
+            Storage::TakeBreak(engine) => match engine.values() {
+                rare::Values::Narrow(v) => out.extend(v[range].iter().map(|x| u64::from(*x))),
+                rare::Values::Wide(v) => out.extend(v[range].iter().map(|x| u64::from(*x))),
+            },
+        }
+    }
+
     /// Every tabulated value, widened to `u32` (a copy for compact tables).
     pub fn to_vec(&self) -> Vec<u32> {
         match &self.storage {

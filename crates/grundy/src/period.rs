@@ -82,6 +82,34 @@ impl Periodicity {
         num_bigint::BigUint::from(self.block[index]) + cycles * self.saltus
     }
 
+    /// Appends [`Periodicity::value_u64`] of heaps `from`, `from + 1`, ...
+    /// (`count` of them, all at most `u64::MAX`) to `out`, a block's run at
+    /// a time instead of a division per heap.
+    pub fn extend_values(&self, from: u64, count: usize, out: &mut Vec<u64>) {
+        let mut left = count;
+        let mut n = from;
+        while left > 0 && n < self.preperiod {
+            out.push(u64::from(self.prefix[n as usize]));
+            n += 1;
+            left -= 1;
+        }
+        if left == 0 {
+            return;
+        }
+        let offset = n - self.preperiod;
+        let mut i = (offset % self.period) as usize;
+        let mut rise = self.saltus * (offset / self.period);
+        while left > 0 {
+            let take = (self.block.len() - i).min(left);
+            out.extend(self.block[i..i + take].iter().map(|v| u64::from(*v) + rise));
+            left -= take;
+            i = 0;
+            if left > 0 {
+                rise += self.saltus;
+            }
+        }
+    }
+
     /// The value of heap `n` when it fits in a machine word.
     pub fn value_u64(&self, n: u64) -> u64 {
         if n < self.preperiod {
@@ -526,6 +554,33 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn values_in_runs_are_the_values_one_by_one(
+            prefix in proptest::collection::vec(0u32..9, 0..12),
+            block in proptest::collection::vec(0u32..9, 1..12),
+            saltus in 0u64..4,
+            from in prop_oneof![0u64..200, (u64::MAX - 300)..=u64::MAX],
+            count in 0usize..300,
+        ) {
+            // A saltus raises values with the heap: only small heaps then.
+            let from = if saltus > 0 { from % 200 } else { from };
+            // Heaps up to u64::MAX only.
+            let count = count.min((u64::MAX - from).saturating_add(1).min(300) as usize);
+            let periodicity = Periodicity {
+                preperiod: prefix.len() as u64,
+                period: block.len() as u64,
+                saltus,
+                block,
+                prefix,
+            };
+            let mut got = vec![7];
+            periodicity.extend_values(from, count, &mut got);
+            let expected: Vec<u64> = std::iter::once(7)
+                .chain((0..count as u64).map(|i| periodicity.value_u64(from + i)))
+                .collect();
+            prop_assert_eq!(got, expected);
+        }
+
         #[test]
         fn suffix_periods_of_slices_agree_with_the_reference(
             values in proptest::collection::vec(0u32..3, 0..300),
