@@ -409,7 +409,8 @@ pub fn sequence_to_file(
                     } else {
                         write_varint(&mut out, value)?;
                     }
-                    n += 1;
+                    // Past the last heap only after the last value.
+                    n = n.wrapping_add(1);
                 }
                 // The main thread may have stopped taking blocks back.
                 let _ = empty.send(block);
