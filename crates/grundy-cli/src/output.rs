@@ -577,12 +577,14 @@ const SMALL_DIGITS: [([u8; 4], u8); 1000] = {
 /// larger values).
 #[inline]
 fn small_decimal(v: u64, out: &mut [u8]) -> usize {
-    match SMALL_DIGITS.get(v as usize) {
-        Some((digits, len)) => {
-            out[..4].copy_from_slice(digits);
-            usize::from(*len)
-        }
-        None => decimal(v, out),
+    // Compared as a u64: on 32-bit targets (the browser's WebAssembly) a
+    // cast to usize first would take 2^32 + 5 for 5.
+    if v < SMALL_DIGITS.len() as u64 {
+        let (digits, len) = SMALL_DIGITS[v as usize];
+        out[..4].copy_from_slice(&digits);
+        usize::from(len)
+    } else {
+        decimal(v, out)
     }
 }
 
@@ -714,4 +716,21 @@ pub fn misere_json(
 ) -> io::Result<()> {
     let object = grundy::json::misere_object(sum, analysis);
     writeln!(out, "{object}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_decimals_are_the_decimal_digits() {
+        // Every value below 1000 comes from the table; the others, among
+        // them 2^32 + 5 (whose low 32 bits are 5), are computed.
+        let samples = (0..1200u64).chain([1 << 32, (1 << 32) + 5, 4_294_967_301, u64::MAX]);
+        for v in samples {
+            let mut out = [0u8; 24];
+            let len = small_decimal(v, &mut out);
+            assert_eq!(std::str::from_utf8(&out[..len]).unwrap(), v.to_string());
+        }
+    }
 }
