@@ -360,47 +360,24 @@ impl Runs {
         value: u64,
         sink: &mut dyn FnMut(u64, &[u64]) -> Result<()>,
     ) -> Result<()> {
-        if self.values.is_empty() {
-            self.first = n;
-        }
-        debug_assert_eq!(n, self.first + self.values.len() as u64, "heaps in order");
-        self.values.push(value);
-        if self.values.len() == Self::LEN {
-            return self.flush(sink);
-        }
-        Ok(())
+        self.push_filled(n, 1, |_, _, values| values.push(value), sink)
     }
 
-    /// Adds the values of heaps `range`, all in `table`, the first of them
-    /// the heap after the last one added (or the first), a run at a time.
+    /// Adds the values of heaps `range`, all in `table`.
     fn push_tabulated(
         &mut self,
         table: &crate::heap::HeapTable,
         range: std::ops::Range<usize>,
         sink: &mut dyn FnMut(u64, &[u64]) -> Result<()>,
     ) -> Result<()> {
-        let mut at = range.start;
-        while at < range.end {
-            if self.values.is_empty() {
-                self.first = at as u64;
-            }
-            debug_assert_eq!(
-                at as u64,
-                self.first + self.values.len() as u64,
-                "heaps in order"
-            );
-            let stop = range.end.min(at + (Self::LEN - self.values.len()));
-            table.extend_values(at..stop, &mut self.values);
-            at = stop;
-            if self.values.len() == Self::LEN {
-                self.flush(sink)?;
-            }
-        }
-        Ok(())
+        let fill = |at: u64, count: usize, values: &mut Vec<u64>| {
+            table.extend_values(at as usize..at as usize + count, values)
+        };
+        self.push_filled(range.start as u64, range.len(), fill, sink)
     }
 
-    /// Adds the values of heaps `first..=last` under `period`, `first` the
-    /// heap after the last one added (or the first), a run at a time.
+    /// Adds the values of heaps `first..=last` under `period` (at most a
+    /// machine word's worth of heaps apart).
     fn push_periodic(
         &mut self,
         period: &crate::period::Periodicity,
@@ -408,22 +385,40 @@ impl Runs {
         last: u64,
         sink: &mut dyn FnMut(u64, &[u64]) -> Result<()>,
     ) -> Result<()> {
-        let mut at = first;
-        loop {
+        let count = usize::try_from(last - first).expect("a run of heaps in memory") + 1;
+        let fill =
+            |at: u64, count: usize, values: &mut Vec<u64>| period.extend_values(at, count, values);
+        self.push_filled(first, count, fill, sink)
+    }
+
+    /// Adds the values of the `count` heaps from `first`, the heap after
+    /// the last one added (or the first), a run at a time: `fill(heap, k,
+    /// values)` appends those of `k` heaps from `heap`. Each full run goes
+    /// to `sink`.
+    #[inline]
+    fn push_filled(
+        &mut self,
+        first: u64,
+        count: usize,
+        mut fill: impl FnMut(u64, usize, &mut Vec<u64>),
+        sink: &mut dyn FnMut(u64, &[u64]) -> Result<()>,
+    ) -> Result<()> {
+        let mut done = 0;
+        while done < count {
+            // At most the last heap: no overflow.
+            let at = first + done as u64;
             if self.values.is_empty() {
                 self.first = at;
             }
-            let room = (Self::LEN - self.values.len()) as u64;
-            let count = (last - at).min(room - 1) + 1;
-            period.extend_values(at, count as usize, &mut self.values);
+            debug_assert_eq!(at - self.first, self.values.len() as u64, "heaps in order");
+            let k = (count - done).min(Self::LEN - self.values.len());
+            fill(at, k, &mut self.values);
+            done += k;
             if self.values.len() == Self::LEN {
                 self.flush(sink)?;
             }
-            if last - at < count {
-                return Ok(());
-            }
-            at += count;
         }
+        Ok(())
     }
 
     /// Hands the values added so far to `sink`.
