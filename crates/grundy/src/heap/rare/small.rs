@@ -175,8 +175,10 @@ pub(super) unsafe fn small_run_with<S: simd::SmallSets>(
             (1u64 << cheap_mex) - 1
         };
         // The splits (a, m - a) for 33 <= a < 65 of every split size
-        // searched, looked at whatever the marks: they do not wait for them.
-        let early_done = searched.iter().all(|k| (n - k) / 2 >= 64);
+        // searched, looked at whatever the marks where vectors make them
+        // cheap (they do not wait for the marks). Plain code looks at
+        // eight splits at a time, and stops as soon as nothing is wanted.
+        let early_done = searched.iter().all(|k| (n - k) / 2 >= 64) && S::EAGER;
         let early = if early_done {
             scan_steps += 32 * searched.len() as u64;
             // SAFETY: 33 + 31 <= (n - k) / 2 for each, and n - k - 33 < len.
@@ -198,11 +200,11 @@ pub(super) unsafe fn small_run_with<S: simd::SmallSets>(
                         _ if early_done => (65, m / 2),
                         _ => (33, m / 2),
                     };
-                    while a + 31 <= end {
-                        // SAFETY: a + 31 <= m - a - 31 + 31 and m - a < n = len.
+                    while a + S::STEP - 1 <= end {
+                        // SAFETY: a + STEP - 1 <= m - a and m - a < n = len.
                         want &= !unsafe { S::pair_set(ptr, m, a) };
-                        a += 32;
-                        scan_steps += 32;
+                        a += S::STEP;
+                        scan_steps += S::STEP as u64;
                         if want == 0 {
                             break 'search;
                         }
