@@ -235,6 +235,9 @@ unsafe fn lookup<const T: usize>(
             a += 32;
         }
         if any != 0 {
+            // The count in a register: through memory, each hit would
+            // wait for the one before.
+            let mut left = want.count;
             for (s, &mask) in masks.iter().enumerate() {
                 let base = start + 32 * s;
                 let mut lanes = mask;
@@ -244,10 +247,12 @@ unsafe fn lookup<const T: usize>(
                     let p = lanes.trailing_zeros() as usize;
                     lanes &= lanes - 1;
                     let i = (p & 7) | (p & 8) << 1 | (p & 16) >> 1;
-                    // A value may hit twice in a batch: `take` checks.
-                    want.take(u32::from(table[base + i] ^ table[m - base - i]));
+                    // A value may hit twice in a batch: this checks.
+                    let v = table[base + i] ^ table[m - base - i];
+                    left -= want.take_uncounted(u32::from(v)) as usize;
                 }
             }
+            want.count = left;
             if want.count <= MAX_COMPARED {
                 return a;
             }

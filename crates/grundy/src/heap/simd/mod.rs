@@ -65,13 +65,20 @@ impl Wanted {
     /// Removes `v` if present; whether it was.
     #[inline(always)]
     pub(crate) fn take(&mut self, v: u32) -> bool {
+        let present = self.take_uncounted(v);
+        self.count -= present as usize;
+        present
+    }
+
+    /// [`Wanted::take`] leaving `count` to the caller.
+    #[inline(always)]
+    pub(crate) fn take_uncounted(&mut self, v: u32) -> bool {
         if v >= SIMD_BOUND {
             return false;
         }
         let (word, bit) = ((v >> 4) as usize, 1u16 << (v & 15));
         let present = self.words[word] & bit != 0;
         self.words[word] &= !bit;
-        self.count -= present as usize;
         present
     }
 
@@ -316,7 +323,7 @@ const BATCH_STEPS: usize = 8;
 /// (the first split not looked at), at most one batch past the hit that
 /// emptied the set.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
 unsafe fn search_avx512_batched<const G: usize>(
     table: &[u16],
     m: usize,
@@ -349,12 +356,16 @@ unsafe fn search_avx512_batched<const G: usize>(
             a += 32;
         }
         if count > 0 {
+            // Values beyond the groups alias in the lookup, and a value may
+            // hit twice in a batch: the exact check is here. The count is
+            // kept in a register: through memory, each hit would wait for
+            // the one before.
+            let mut left = want.count;
             for &v in &found[..count] {
-                // Values beyond the groups alias in the lookup, and a value
-                // may hit twice in a batch: the exact check is here.
-                want.take(u32::from(v));
+                left -= want.take_uncounted(u32::from(v)) as usize;
             }
-            if want.count == 0 {
+            want.count = left;
+            if left == 0 {
                 return a;
             }
         }

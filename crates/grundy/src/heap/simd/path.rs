@@ -142,7 +142,9 @@ pub fn avx2_available() -> bool {
 pub fn vbmi2_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        avx512_available() && std::arch::is_x86_feature_detected!("avx512vbmi2")
+        avx512_available()
+            && std::arch::is_x86_feature_detected!("avx512vbmi2")
+            && std::arch::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

@@ -84,12 +84,17 @@ fn probe_with(
             hit |= bytes[usize::from(v) & (SIMD_BOUND as usize - 1)];
         }
         if hit != 0 {
+            // The count in a register: through memory, each hit would wait
+            // for the one before.
+            let mut left = want.count;
             for i in 0..STEP {
                 let v = up[i] ^ down[STEP - 1 - i];
-                if want.take(u32::from(v)) {
+                if want.take_uncounted(u32::from(v)) {
                     bytes[usize::from(v)] = 0;
+                    left -= 1;
                 }
             }
+            want.count = left;
             if want.count <= MAX_COMPARED {
                 return a + STEP;
             }
