@@ -165,3 +165,36 @@ def test_a_long_named_graph_fits_a_phone(phone, shot):
     expect(pg.get_by_test_id("play-move").filter(has_text=far)).to_have_count(1)
     shot(pg, "phone-long-play-graph")
     assert_no_sideways_scroll(pg, "Play, a long file name and vertex")
+
+
+# The boxes of the plot's axis labels: those left of the y axis, and those
+# under the x axis, in the page's pixels.
+AXIS_LABELS = """() => {
+  const svg = document.querySelector('.seq-svg');
+  const plot = svg.getBoundingClientRect();
+  const axis = svg.querySelectorAll('.axes > line')[1].getBoundingClientRect();
+  const boxes = [...svg.querySelectorAll('.axes > text:not(.axis-title)')].map((t) => t.getBoundingClientRect());
+  return {
+    plotLeft: plot.left,
+    y: boxes.filter((b) => b.right <= axis.left + 1).map((b) => [b.left, b.right]),
+    x: boxes.filter((b) => b.top > axis.bottom - 1).map((b) => [b.left, b.right]),
+  };
+}"""
+
+
+def test_ten_digit_values_label_a_phone_plot(phone, shot):
+    # nim's values near 10^9 have ten digits (thirteen with separators)
+    pg = phone
+    pg.goto(pg.base + "#/sequence?game=nim&from=1000000000&to=1000000200")
+    expect(pg.get_by_test_id("seq-done")).to_contain_text("201 heaps")
+    expect(pg.locator(".seq-svg .axes text", has_text="1,000,000,000").first).to_be_visible()
+    labels = pg.evaluate(AXIS_LABELS)
+    assert len(labels["y"]) >= 3, labels
+    # every y label is whole inside the plot
+    assert all(left >= labels["plotLeft"] for left, _ in labels["y"]), labels
+    # the x labels do not run into each other
+    xs = sorted(labels["x"])
+    assert len(xs) >= 2, labels
+    assert all(a[1] <= b[0] for a, b in zip(xs, xs[1:])), labels
+    shot(pg, "phone-ten-digit-values")
+    assert_no_sideways_scroll(pg, "Sequence, nim near 10^9")

@@ -6,6 +6,8 @@ import { api, downloadLink, el, t, errorBox, field, setParams, language, pattern
 const POLL_MS = 250;
 const HEIGHT = 340;
 const MARGIN = { left: 52, right: 28, top: 14, bottom: 40 };
+/** A little more than the width of a digit of the axis labels, in pixels. */
+const CHAR_WIDTH = 7;
 const DOWNLOADABLE = 20000001;
 
 let active = null; // the running job {id, timer}, cancelled when leaving the page
@@ -117,31 +119,48 @@ export function render(root, params) {
   function draw(r, id) {
     const W = Math.round(plotWidth());
     const H = HEIGHT;
-    const pw = W - MARGIN.left - MARGIN.right;
-    const ph = H - MARGIN.top - MARGIN.bottom;
+    const maxV = Math.max(1, Number(r.max_value) || 1);
+    // The y labels, with separators as on the x axis, and a left margin
+    // wide enough for the longest (values of Grundy's game reach ten digits).
+    const yTicks = ticks(0, maxV, 6, true);
+    const yLabels = yTicks.map(fmt);
+    const longest = Math.max(...yLabels.map((s) => s.length));
+    const M = { ...MARGIN, left: Math.max(MARGIN.left, 26 + CHAR_WIDTH * longest) };
+    const pw = W - M.left - M.right;
+    const ph = H - M.top - M.bottom;
     const n0 = r.from;
     const span = r.to - r.from + 1;
-    const maxV = Math.max(1, Number(r.max_value) || 1);
-    const xs = (n) => MARGIN.left + ((n - n0) / span) * pw;
-    const ys = (v) => MARGIN.top + ph - (v / maxV) * (ph - 6);
+    const xs = (n) => M.left + ((n - n0) / span) * pw;
+    const ys = (v) => M.top + ph - (v / maxV) * (ph - 6);
     const svg = el('svg:svg', { viewBox: `0 0 ${W} ${H}`, width: '100%', class: 'seq-svg', role: 'img',
       'aria-label': t('seq.plotLabel', { game: r.game, from: fmt(r.from), to: fmt(r.to) }) });
 
     // axes and ticks
     const axes = el('svg:g', { class: 'axes' });
-    axes.append(el('svg:line', { x1: MARGIN.left, y1: MARGIN.top + ph, x2: MARGIN.left + pw, y2: MARGIN.top + ph }),
-      el('svg:line', { x1: MARGIN.left, y1: MARGIN.top, x2: MARGIN.left, y2: MARGIN.top + ph }));
-    for (const v of ticks(0, maxV, 6, true)) {
-      axes.append(el('svg:line', { class: 'grid', x1: MARGIN.left, x2: MARGIN.left + pw, y1: ys(v), y2: ys(v) }),
-        el('svg:text', { x: MARGIN.left - 6, y: ys(v) + 4, 'text-anchor': 'end', text: String(v) }));
-    }
+    axes.append(el('svg:line', { x1: M.left, y1: M.top + ph, x2: M.left + pw, y2: M.top + ph }),
+      el('svg:line', { x1: M.left, y1: M.top, x2: M.left, y2: M.top + ph }));
+    yTicks.forEach((v, i) => {
+      axes.append(el('svg:line', { class: 'grid', x1: M.left, x2: M.left + pw, y1: ys(v), y2: ys(v) }),
+        el('svg:text', { x: M.left - 6, y: ys(v) + 4, 'text-anchor': 'end', text: yLabels[i] }));
+    });
+    // A label is left out where it would run into the one before (long
+    // numbers on a narrow screen); its tick stays.
+    let lastRight = -Infinity;
     for (const n of ticks(r.from, r.to, Math.max(3, Math.floor(pw / 110)), true)) {
-      axes.append(el('svg:line', { x1: xs(n + 0.5), x2: xs(n + 0.5), y1: MARGIN.top + ph, y2: MARGIN.top + ph + 5 }),
-        el('svg:text', { x: xs(n + 0.5), y: MARGIN.top + ph + 18, 'text-anchor': xs(n + 0.5) > W - 50 ? 'end' : 'middle', text: fmt(n) }));
+      const x = xs(n + 0.5);
+      const label = fmt(n);
+      const width = CHAR_WIDTH * label.length;
+      const anchor = x > W - 50 ? 'end' : 'middle';
+      const left = anchor === 'end' ? x - width : x - width / 2;
+      axes.append(el('svg:line', { x1: x, x2: x, y1: M.top + ph, y2: M.top + ph + 5 }));
+      if (left >= lastRight + 8) {
+        axes.append(el('svg:text', { x, y: M.top + ph + 18, 'text-anchor': anchor, text: label }));
+        lastRight = anchor === 'end' ? x : x + width / 2;
+      }
     }
-    axes.append(el('svg:text', { x: MARGIN.left + pw / 2, y: H - 4, 'text-anchor': 'middle', class: 'axis-title', text: 'n' }),
-      el('svg:text', { x: 12, y: MARGIN.top + ph / 2, 'text-anchor': 'middle', class: 'axis-title',
-        transform: `rotate(-90 12 ${MARGIN.top + ph / 2})`, text: 'G(n)' }));
+    axes.append(el('svg:text', { x: M.left + pw / 2, y: H - 4, 'text-anchor': 'middle', class: 'axis-title', text: 'n' }),
+      el('svg:text', { x: 12, y: M.top + ph / 2, 'text-anchor': 'middle', class: 'axis-title',
+        transform: `rotate(-90 12 ${M.top + ph / 2})`, text: 'G(n)' }));
 
     // the period: one period shaded, the end of the preperiod dashed
     const period = r.period;
@@ -153,16 +172,16 @@ export function render(root, params) {
       const a = p0 + k * p;
       const start = Math.max(p0, r.from);
       if (start <= r.to) {
-        marks.append(el('svg:rect', { class: 'periodic-region', x: xs(start), y: MARGIN.top, width: MARGIN.left + pw - xs(start), height: ph }));
+        marks.append(el('svg:rect', { class: 'periodic-region', x: xs(start), y: M.top, width: M.left + pw - xs(start), height: ph }));
       }
       if (a <= r.to) {
         const x0 = xs(a);
-        const x1 = Math.min(xs(a + p), MARGIN.left + pw);
-        marks.append(el('svg:rect', { class: 'period-shade', testid: 'period-shade', x: x0, y: MARGIN.top,
+        const x1 = Math.min(xs(a + p), M.left + pw);
+        marks.append(el('svg:rect', { class: 'period-shade', testid: 'period-shade', x: x0, y: M.top,
           width: Math.max(1, x1 - x0), height: ph }, el('svg:title', { text: t('seq.periodShade', { a: fmt(a), b: fmt(a + p - 1) }) })));
       }
       if (p0 >= r.from && p0 <= r.to) {
-        marks.append(el('svg:line', { class: 'preperiod-line', testid: 'preperiod-line', x1: xs(p0), x2: xs(p0), y1: MARGIN.top, y2: MARGIN.top + ph },
+        marks.append(el('svg:line', { class: 'preperiod-line', testid: 'preperiod-line', x1: xs(p0), x2: xs(p0), y1: M.top, y2: M.top + ph },
           el('svg:title', { text: t('seq.preperiodLine', { n: fmt(p0) }) })));
       }
     }
@@ -195,7 +214,7 @@ export function render(root, params) {
         });
       }
     }
-    const selection = el('svg:rect', { class: 'selection', x: 0, y: MARGIN.top, width: 0, height: ph, visibility: 'hidden' });
+    const selection = el('svg:rect', { class: 'selection', x: 0, y: M.top, width: 0, height: ph, visibility: 'hidden' });
     svg.append(marks, axes, bars, selection);
     plotBox.replaceChildren(svg);
 
@@ -203,12 +222,12 @@ export function render(root, params) {
     const toN = (clientX) => {
       const box = svg.getBoundingClientRect();
       const x = ((clientX - box.left) * W) / box.width;
-      const n = n0 + Math.floor(((x - MARGIN.left) / pw) * span);
+      const n = n0 + Math.floor(((x - M.left) / pw) * span);
       return Math.min(r.to, Math.max(r.from, n));
     };
     const toX = (clientX) => {
       const box = svg.getBoundingClientRect();
-      return Math.min(MARGIN.left + pw, Math.max(MARGIN.left, ((clientX - box.left) * W) / box.width));
+      return Math.min(M.left + pw, Math.max(M.left, ((clientX - box.left) * W) / box.width));
     };
     let dragStart = null;
     svg.addEventListener('pointerdown', (e) => {
