@@ -186,16 +186,19 @@ unsafe fn lookup<const T: usize>(
         // hits are taken out of `want` after the batch, so that a step
         // costs no branch (early in a search most steps hit, in lanes no
         // branch predictor can foresee).
-        let start = a;
         let mut masks = [0u32; BATCH_STEPS];
+        // The steps' values, kept for their hits.
+        let mut values = [[0u16; 32]; BATCH_STEPS];
         let mut any = 0u32;
-        for mask in masks.iter_mut() {
+        for (mask, kept) in masks.iter_mut().zip(values.iter_mut()) {
             if a + 31 > half {
                 break;
             }
             // Both halves inside the table: a + 31 <= half <= m - a - 31.
             let v0 = splits16(ptr, m, a);
             let v1 = splits16(ptr, m, a + 16);
+            _mm256_storeu_si256(kept.as_mut_ptr() as *mut __m256i, v0);
+            _mm256_storeu_si256(kept.as_mut_ptr().add(16) as *mut __m256i, v1);
             // Byte index v >> 3 (255 from v >= 2048: no table has it) and bit
             // v & 7, packed to bytes in the same (interleaved) lane order.
             let index = _mm256_packus_epi16(_mm256_srli_epi16::<3>(v0), _mm256_srli_epi16::<3>(v1));
@@ -238,8 +241,7 @@ unsafe fn lookup<const T: usize>(
             // The count in a register: through memory, each hit would
             // wait for the one before.
             let mut left = want.count;
-            for (s, &mask) in masks.iter().enumerate() {
-                let base = start + 32 * s;
+            for (&mask, kept) in masks.iter().zip(&values) {
                 let mut lanes = mask;
                 while lanes != 0 {
                     // Packed bytes 0-7 are splits 0-7, 8-15 are 16-23, 16-23
@@ -248,8 +250,7 @@ unsafe fn lookup<const T: usize>(
                     lanes &= lanes - 1;
                     let i = (p & 7) | (p & 8) << 1 | (p & 16) >> 1;
                     // A value may hit twice in a batch: this checks.
-                    let v = table[base + i] ^ table[m - base - i];
-                    left -= want.take_uncounted(u32::from(v)) as usize;
+                    left -= want.take_uncounted(u32::from(kept[i])) as usize;
                 }
             }
             want.count = left;
