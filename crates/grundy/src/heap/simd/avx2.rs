@@ -20,9 +20,12 @@ const MAX_COMPARED: usize = 4;
 /// in bytes first ([`crate::heap::rare`]'s `confirm`), so that few are left.
 const MAX_WIDE_COMPARED: usize = 8;
 
-/// Steps of 32 splits per batch of [`lookup`]: 256 splits between two
-/// updates of the set.
-const BATCH_STEPS: usize = 8;
+/// Steps of 32 splits per batch of [`lookup`]: 128 splits between two
+/// updates of the set. Shorter batches find a value again fewer times
+/// before it is taken out: Officers to 10^6 took 1.41-1.43 s against
+/// 1.50-1.60 s with 8 steps and 1.49-1.62 s with 2 (`GRUNDY_SIMD=avx2
+/// octal_speed 06 1000000 serial`, AMD EPYC Zen 4; 0.007 to 10^5 alike).
+const BATCH_STEPS: usize = 4;
 
 /// The vector part of [`super::search_to`] with AVX2: steps of 16 or 32
 /// splits from `a` while they end by `half` (at most `m / 2`); returns the
