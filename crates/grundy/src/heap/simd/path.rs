@@ -138,7 +138,8 @@ pub fn avx2_available() -> bool {
 }
 
 /// Whether this processor has AVX-512 VBMI2 besides F and BW (`vpcompressw`:
-/// the hits of a step packed in one instruction), for the AVX-512 search.
+/// the hits of a step packed in one instruction), and POPCNT (every
+/// processor with AVX-512 has it), for the AVX-512 search.
 pub fn vbmi2_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
