@@ -62,7 +62,7 @@ fi
 # path forced with GRUNDY_SIMD on a bigger processor is not that processor).
 cpu_field() { sed -n "s/^$1[[:space:]]*: *//p" /proc/cpuinfo | head -1; }
 echo "processor: $(cpu_field 'model name') (family $(cpu_field 'cpu family'), model $(cpu_field model), stepping $(cpu_field stepping))"
-echo "vector flags: $(cpu_field flags | tr ' ' '\n' | grep -E '^(avx2|avx512f|avx512bw|avx512vl|avx512vbmi)$' | tr '\n' ' ')"
+echo "vector flags: $(cpu_field flags | tr ' ' '\n' | grep -E '^(avx2|avx512f|avx512bw|avx512vl|avx512vbmi|avx512_vbmi2)$' | tr '\n' ' ')"
 echo "paths:$paths"
 threads=${THREADS:-1}
 if [ "$threads" = 1 ]; then
