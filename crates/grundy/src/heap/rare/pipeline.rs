@@ -45,11 +45,10 @@ pub(super) fn block_marks<const W: usize>(
         let high = (low + rows_at_once).min(end);
         // Heaps `from..to` of these rows, each paired through the rare heap
         // with value `value` whose partner for heap `from` is `old[partner]`.
-        let mut run = |from: usize, to: usize, partner: usize, value: u16| {
+        let run = |rows: &mut [u8], from: usize, to: usize, partner: usize, value: u16| {
             if from >= to {
-                return;
+                return 0;
             }
-            steps += (to - from) as u64;
             let partners = &old[partner..partner + (to - from)];
             let lanes = |x: u64| x * 0x0001_0001_0001_0001;
             let (value4, top4) = (lanes(value.into()), lanes(top as u64));
@@ -84,7 +83,9 @@ pub(super) fn block_marks<const W: usize>(
                 // SAFETY: as above.
                 unsafe { *rows.add(at) = 1 };
             }
+            (to - from) as u64
         };
+        let full = high - low == rows_at_once;
         for &k in &context.rules.splits {
             for (&r, &value) in context.rare.iter().zip(context.rare_values) {
                 let r = r as usize;
@@ -94,12 +95,21 @@ pub(super) fn block_marks<const W: usize>(
                 let equal = 2 * r + k;
                 // Values of rare heaps fit the table's cells.
                 let value = value as u16;
-                if context.rules.unequal && (from..to).contains(&equal) {
+                let parted = context.rules.unequal && (from..to).contains(&equal);
+                if full && from == low && to == high && !parted {
+                    // The usual case: every row pairs with this rare heap.
+                    let partners = &old[low - k - r..high - k - r];
+                    steps += match rows_at_once {
+                        64 => whole_run::<64>(&mut rows, partners, value, width),
+                        32 => whole_run::<32>(&mut rows, partners, value, width),
+                        _ => run(&mut rows, from, to, from - k - r, value),
+                    };
+                } else if parted {
                     // Parts must differ: heap 2r + k has no split (r, r).
-                    run(from, equal, from - k - r, value);
-                    run(equal + 1, to, equal + 1 - k - r, value);
+                    steps += run(&mut rows, from, equal, from - k - r, value);
+                    steps += run(&mut rows, equal + 1, to, equal + 1 - k - r, value);
                 } else {
-                    run(from, to, from.saturating_sub(k + r), value);
+                    steps += run(&mut rows, from, to, from.saturating_sub(k + r), value);
                 }
             }
         }
@@ -111,6 +121,31 @@ pub(super) fn block_marks<const W: usize>(
         }
     }
     steps
+}
+
+/// The options of all `N` rows of [`block_marks`] through one rare heap of
+/// value `value`, whose partners are `partners` (one per row): a byte in
+/// each row, at the option's value. Without the bounds of partial runs
+/// and with the loop's length fixed, this is the bulk of the marking: the
+/// places are computed in 16-bit lanes (vector code on every path) and
+/// stored one by one. Returns how many options were marked.
+#[inline(always)]
+fn whole_run<const N: usize>(rows: &mut [u8], partners: &[u16], value: u16, width: usize) -> u64 {
+    let partners: &[u16; N] = partners.try_into().expect("one partner per row");
+    assert!(rows.len() >= N * width && N * width <= 1 << 16);
+    let top = (width - 1) as u16;
+    let value = value & top;
+    let mut places = [0u16; N];
+    for (i, (place, &x)) in places.iter_mut().zip(partners).enumerate() {
+        *place = ((x ^ value) & top) + (i * width) as u16;
+    }
+    let rows = rows.as_mut_ptr();
+    for &place in &places {
+        // SAFETY: row `i < N` times `width` plus a value below `width`:
+        // inside `rows` (checked above).
+        unsafe { *rows.add(usize::from(place)) = 1 };
+    }
+    N as u64
 }
 
 /// [`block_marks`], compiled for AVX2 and BMI2 on the x86 vector paths.

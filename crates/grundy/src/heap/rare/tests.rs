@@ -236,6 +236,36 @@ proptest! {
     }
 }
 
+/// [`block_marks`] with marks of `W` words, against [`pair_marks`] heap by
+/// heap, on every path.
+fn block_marks_agree<const W: usize>(
+    context: &RareSplit,
+    start: usize,
+    old: &[u16],
+    block: usize,
+) -> Result<(), TestCaseError> {
+    for path in Path::supported_paths() {
+        let mut marks = vec![Bits::<W>([0; W]); block];
+        let steps = block_marks(context, start, old, &mut marks, path);
+        let mut total = 0;
+        for (i, got) in marks.iter().enumerate() {
+            let mut expected = Bits::<W>([0; W]);
+            let scratch = &mut Scratch::default();
+            total += pair_marks(
+                context,
+                start + i,
+                old,
+                Some(old.len()),
+                &mut expected,
+                scratch,
+            );
+            prop_assert_eq!(got.0, expected.0, "heap {} on {}", start + i, path);
+        }
+        prop_assert_eq!(steps, total);
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     #[test]
@@ -269,18 +299,9 @@ proptest! {
         };
         let old = &table[..cut];
         let start = cut + cut / 3;
-        for path in Path::supported_paths() {
-            let mut marks = vec![Bits::<4>([0; 4]); block];
-            let steps = block_marks(&context, start, old, &mut marks, path);
-            let mut total = 0;
-            for (i, got) in marks.iter().enumerate() {
-                let mut expected = Bits::<4>([0; 4]);
-                let scratch = &mut Scratch::default();
-                total += pair_marks(&context, start + i, old, Some(cut), &mut expected, scratch);
-                prop_assert_eq!(got.0, expected.0, "heap {} on {}", start + i, path);
-            }
-            prop_assert_eq!(steps, total);
-        }
+        // 64 rows at once for values below 256, 32 for values below 1024.
+        block_marks_agree::<4>(&context, start, old, block)?;
+        block_marks_agree::<16>(&context, start, old, block)?;
     }
 
     #[test]
