@@ -102,6 +102,7 @@ pub(super) fn block_marks<const W: usize>(
                     steps += match rows_at_once {
                         64 => whole_run::<64>(&mut rows, partners, value, width),
                         32 => whole_run::<32>(&mut rows, partners, value, width),
+                        16 => whole_run::<16>(&mut rows, partners, value, width),
                         _ => run(&mut rows, from, to, from - k - r, value),
                     };
                 } else if parted {

@@ -299,9 +299,10 @@ proptest! {
         };
         let old = &table[..cut];
         let start = cut + cut / 3;
-        // 64 rows at once for values below 256, 32 for values below 1024.
+        // 64 rows at once for values below 256, 32 below 1024, 16 below 2048.
         block_marks_agree::<4>(&context, start, old, block)?;
         block_marks_agree::<16>(&context, start, old, block)?;
+        block_marks_agree::<32>(&context, start, old, block)?;
     }
 
     #[test]
