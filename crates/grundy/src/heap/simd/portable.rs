@@ -43,7 +43,7 @@ pub fn search(table: &[u16], m: usize, mut a: usize, half: usize, want: &mut Wan
 /// only when one of them hits), until few values are left (returns the next
 /// split) or `a + 15 > half` (returns `a`).
 #[inline(always)]
-fn probe(table: &[u16], m: usize, a: usize, half: usize, want: &mut Wanted) -> usize {
+pub(super) fn probe(table: &[u16], m: usize, a: usize, half: usize, want: &mut Wanted) -> usize {
     BYTES.with_borrow_mut(|bytes| {
         want.fill_bytes(bytes, 1);
         let a = probe_with(bytes, table, m, a, half, want);
