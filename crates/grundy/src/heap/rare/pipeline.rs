@@ -411,14 +411,14 @@ pub(super) fn pipeline<const W: usize>(
 pub(super) struct Cursors {
     at: Vec<[usize; 4]>,
     /// The `cut` and `m` the cursors were found for, per split size.
-    for_: Vec<Option<(usize, usize)>>,
+    found_for: Vec<Option<(usize, usize)>>,
 }
 
 impl Cursors {
     pub(super) fn new(splits: usize) -> Self {
         Cursors {
             at: vec![[0; 4]; splits],
-            for_: vec![None; splits],
+            found_for: vec![None; splits],
         }
     }
 
@@ -435,7 +435,7 @@ impl Cursors {
         m: usize,
     ) -> [usize; 4] {
         let at = &mut self.at[split];
-        match self.for_[split] {
+        match self.found_for[split] {
             Some((c, last)) if c == cut && last <= m => {
                 let [low, _, end, here] = at;
                 while *low < rare.len() && rare[*low] as usize + cut <= m {
@@ -457,7 +457,7 @@ impl Cursors {
                 ];
             }
         }
-        self.for_[split] = Some((cut, m));
+        self.found_for[split] = Some((cut, m));
         *at
     }
 }
