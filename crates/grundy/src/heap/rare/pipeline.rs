@@ -405,26 +405,26 @@ pub(super) fn pipeline<const W: usize>(
 /// Where the rare heaps of each split size stand for the heap being
 /// computed in [`block_value`]: `[low, high, end, here]`, the first rare
 /// heap `r` with `r + cut > m`, with `r >= cut`, with `r >= m`, and the
-/// first of the block's own with `r >= m`. Heap by heap `m` grows by one,
-/// so each moves up a step or two instead of being found by bisection
-/// again (three bisections of Officers' 1,583 rare heaps a heap).
+/// first of the block's own with `r >= m`. One block's: its `cut` and its
+/// list of older rare heaps stay the same, and heap by heap `m` grows by
+/// one, so each place moves up a step or two instead of being found by
+/// bisection again (three bisections of Officers' 1,583 rare heaps a heap).
 pub(super) struct Cursors {
-    at: Vec<[usize; 4]>,
-    /// The `cut` and `m` the cursors were found for, per split size.
-    found_for: Vec<Option<(usize, usize)>>,
+    /// Per split size: the places, once found.
+    at: Vec<Option<[usize; 4]>>,
 }
 
 impl Cursors {
+    /// Cursors for a new block.
     pub(super) fn new(splits: usize) -> Self {
         Cursors {
-            at: vec![[0; 4]; splits],
-            found_for: vec![None; splits],
+            at: vec![None; splits],
         }
     }
 
     /// The four places for split size number `split`, whose heaps split
-    /// `m`, among `rare` (fixed while `cut` is) and `block_rare` (which only
-    /// grows).
+    /// `m` (at least the `m` of the call before), among `rare` and
+    /// `block_rare` (which only grows).
     #[inline(always)]
     fn advance(
         &mut self,
@@ -434,30 +434,24 @@ impl Cursors {
         cut: usize,
         m: usize,
     ) -> [usize; 4] {
-        let at = &mut self.at[split];
-        match self.found_for[split] {
-            Some((c, last)) if c == cut && last <= m => {
-                let [low, _, end, here] = at;
-                while *low < rare.len() && rare[*low] as usize + cut <= m {
-                    *low += 1;
-                }
-                while *end < rare.len() && (rare[*end] as usize) < m {
-                    *end += 1;
-                }
-                while *here < block_rare.len() && (block_rare[*here] as usize) < m {
-                    *here += 1;
-                }
-            }
-            _ => {
-                *at = [
-                    rare.partition_point(|r| (*r as usize) + cut <= m),
-                    rare.partition_point(|r| (*r as usize) < cut),
-                    rare.partition_point(|r| (*r as usize) < m),
-                    block_rare.partition_point(|r| (*r as usize) < m),
-                ];
-            }
+        let at = self.at[split].get_or_insert_with(|| {
+            [
+                rare.partition_point(|r| (*r as usize) + cut <= m),
+                rare.partition_point(|r| (*r as usize) < cut),
+                rare.partition_point(|r| (*r as usize) < m),
+                block_rare.partition_point(|r| (*r as usize) < m),
+            ]
+        });
+        let [low, _, end, here] = at;
+        while *low < rare.len() && rare[*low] as usize + cut <= m {
+            *low += 1;
         }
-        self.found_for[split] = Some((cut, m));
+        while *end < rare.len() && (rare[*end] as usize) < m {
+            *end += 1;
+        }
+        while *here < block_rare.len() && (block_rare[*here] as usize) < m {
+            *here += 1;
+        }
         *at
     }
 }
