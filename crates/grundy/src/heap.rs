@@ -181,6 +181,7 @@ impl HeapTable {
             Storage::TakeBreak(engine) => match engine.values() {
                 rare::Values::Narrow(v) => out.extend(v[range].iter().map(|x| u64::from(*x))),
                 rare::Values::Wide(v) => out.extend(v[range].iter().map(|x| u64::from(*x))),
+                rare::Values::Packed(p) => out.extend(range.map(|i| u64::from(p.get(i)))),
             },
         }
     }
@@ -209,6 +210,10 @@ impl HeapTable {
             Storage::TakeBreak(engine) => match engine.values() {
                 rare::Values::Narrow(v) => SuffixPeriods::of(&v[..len], rule),
                 rare::Values::Wide(v) => SuffixPeriods::of(&v[..len], rule),
+                rare::Values::Packed(p) => {
+                    assert!(len <= p.len(), "heaps not tabulated");
+                    SuffixPeriods::of_by(len, |i| p.get(i), rule)
+                }
             },
         }
     }
@@ -301,13 +306,18 @@ pub fn reference_value<H: HeapGame + ?Sized>(game: &H, n: usize, table: &HeapTab
         n: usize,
         below: &[T],
     ) -> u32 {
+        by_options_of(game, n, |h| below[h].into())
+    }
+    fn by_options_of<H: HeapGame + ?Sized>(
+        game: &H,
+        n: usize,
+        below: impl Fn(usize) -> u32,
+    ) -> u32 {
         let mut options = Vec::new();
         game.heap_options(n as u64, &mut options);
         let mut mex = Mex::new();
         for option in &options {
-            let value = option
-                .iter()
-                .fold(0u32, |acc, &h| acc ^ below[h as usize].into());
+            let value = option.iter().fold(0u32, |acc, &h| acc ^ below(h as usize));
             mex.insert(value as u64);
         }
         mex.take() as u32
@@ -317,10 +327,18 @@ pub fn reference_value<H: HeapGame + ?Sized>(game: &H, n: usize, table: &HeapTab
         (Storage::TakeBreak(engine), Some(rules)) => match engine.values() {
             rare::Values::Narrow(v) => rules.plain_value(n, &v[..n], &mut marks),
             rare::Values::Wide(v) => rules.plain_value(n, &v[..n], &mut marks),
+            rare::Values::Packed(p) => {
+                assert!(n <= p.len(), "heap {n} is not tabulated");
+                rules.plain_value_by(n, |i| p.get(i), &mut marks)
+            }
         },
         (Storage::TakeBreak(engine), None) => match engine.values() {
             rare::Values::Narrow(v) => by_options(game, n, &v[..n]),
             rare::Values::Wide(v) => by_options(game, n, &v[..n]),
+            rare::Values::Packed(p) => {
+                assert!(n <= p.len(), "heap {n} is not tabulated");
+                by_options_of(game, n, |i| p.get(i))
+            }
         },
         (Storage::Dense(v), _) => by_options(game, n, &v[..n]),
         (Storage::Empty, _) => panic!("heap {n} is not tabulated"),

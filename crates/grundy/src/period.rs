@@ -200,7 +200,15 @@ pub fn suffix_periods_of<T: Copy + Eq>(values: &[T]) -> Vec<u32> {
 /// costs about one comparison a value. `None` when that would take more than `budget`
 /// comparisons.
 pub fn square_suffixes<T: Copy + Eq>(values: &[T], budget: u64) -> Option<Vec<(usize, usize)>> {
-    let len = values.len();
+    square_suffixes_by(values.len(), |i| values[i], budget)
+}
+
+/// [`square_suffixes`] of the `len` values `value(0..len)`.
+pub fn square_suffixes_by<T: Eq>(
+    len: usize,
+    value: impl Fn(usize) -> T,
+    budget: u64,
+) -> Option<Vec<(usize, usize)>> {
     let mut found = Vec::new();
     let mut work = 0u64;
     // The longest suffix with a period found so far.
@@ -213,7 +221,7 @@ pub fn square_suffixes<T: Copy + Eq>(values: &[T], budget: u64) -> Option<Vec<(u
         }
         // How many values from the end on equal the value p before them.
         let mut matched = 0;
-        if values[len - 1] == values[len - 1 - p] {
+        if value(len - 1) == value(len - 1 - p) {
             // Where a period q found already divides p, its whole suffix
             // matches: the comparisons start past it. (A preperiod that is
             // nearly periodic would otherwise cost a pass per multiple.)
@@ -223,12 +231,11 @@ pub fn square_suffixes<T: Copy + Eq>(values: &[T], budget: u64) -> Option<Vec<(u
                 .map(|&(_, l)| l - p)
                 .max()
                 .unwrap_or(0);
-            let compared = values[..len - known]
-                .iter()
-                .rev()
-                .zip(values[..len - p - known].iter().rev())
-                .take_while(|(x, y)| x == y)
-                .count();
+            let (top, below) = (len - known, len - p - known);
+            let mut compared = 0;
+            while compared < below && value(top - 1 - compared) == value(below - 1 - compared) {
+                compared += 1;
+            }
             work += compared as u64;
             matched = known + compared;
         }
@@ -263,15 +270,32 @@ pub enum SuffixPeriods {
 /// border array would take four bytes a value.
 const BORDER_FALLBACK: usize = 1 << 24;
 
+/// The comparisons [`square_suffixes`] may take on `len` values before the
+/// border array is taken instead.
+fn square_budget(len: usize) -> u64 {
+    match len {
+        len if len > BORDER_FALLBACK => u64::MAX,
+        len => 8 * len as u64 + 1024,
+    }
+}
+
 impl SuffixPeriods {
+    /// [`SuffixPeriods::of`] the `len` values `value(0..len)`, read in
+    /// place (copied only for the border array).
+    pub fn of_by(len: usize, value: impl Fn(usize) -> u32, rule: &PeriodRule) -> Self {
+        if matches!(rule, PeriodRule::TakeBreak { .. } | PeriodRule::Unknown) {
+            if let Some(found) = square_suffixes_by(len, &value, square_budget(len)) {
+                return SuffixPeriods::Squares(found);
+            }
+        }
+        let values: Vec<u32> = (0..len).map(value).collect();
+        SuffixPeriods::All(suffix_periods_of(&values))
+    }
+
     /// What `rule` needs of the suffix periods of `values`.
     pub fn of<T: Copy + Eq>(values: &[T], rule: &PeriodRule) -> Self {
         if matches!(rule, PeriodRule::TakeBreak { .. } | PeriodRule::Unknown) {
-            let budget = match values.len() {
-                len if len > BORDER_FALLBACK => u64::MAX,
-                len => 8 * len as u64 + 1024,
-            };
-            if let Some(found) = square_suffixes(values, budget) {
+            if let Some(found) = square_suffixes(values, square_budget(values.len())) {
                 return SuffixPeriods::Squares(found);
             }
         }

@@ -8,7 +8,7 @@
 //! either the previous one or the new one. A file for another game, of another
 //! version, truncated or altered, is refused with a message saying which.
 
-use super::rare::Values;
+use super::rare::{Packed, Values};
 use crate::error::{Error, Result};
 use std::fs;
 use std::io::{BufWriter, Read, Write};
@@ -51,6 +51,8 @@ pub enum Slice<'a> {
     Narrow(&'a [u16]),
     /// Some value may not.
     Wide(&'a [u32]),
+    /// Every value fits in 16 bits, the middle ones in a byte.
+    Packed(&'a Packed),
 }
 
 impl<'a> From<&'a Values> for Slice<'a> {
@@ -58,6 +60,7 @@ impl<'a> From<&'a Values> for Slice<'a> {
         match values {
             Values::Narrow(v) => Slice::Narrow(v),
             Values::Wide(v) => Slice::Wide(v),
+            Values::Packed(p) => Slice::Packed(p),
         }
     }
 }
@@ -77,6 +80,7 @@ pub fn save_slice(path: &Path, spec: &str, values: Slice<'_>) -> Result<()> {
         let (width, count) = match values {
             Slice::Narrow(v) => (2u8, v.len()),
             Slice::Wide(v) => (4, v.len()),
+            Slice::Packed(p) => (2, p.len()),
         };
         write(&[width])?;
         write(&(count as u64).to_le_bytes())?;
@@ -85,6 +89,9 @@ pub fn save_slice(path: &Path, spec: &str, values: Slice<'_>) -> Result<()> {
             let bytes: Vec<u8> = match values {
                 Slice::Narrow(v) => v[start..end].iter().flat_map(|x| x.to_le_bytes()).collect(),
                 Slice::Wide(v) => v[start..end].iter().flat_map(|x| x.to_le_bytes()).collect(),
+                Slice::Packed(p) => (start..end)
+                    .flat_map(|i| (p.get(i) as u16).to_le_bytes())
+                    .collect(),
             };
             write(&bytes)?;
         }
@@ -129,6 +136,7 @@ pub fn check_values<H: crate::heap::HeapGame + ?Sized>(
             .iter()
             .enumerate()
             .try_for_each(|(n, &x)| check(n, u64::from(x))),
+        Values::Packed(p) => (0..p.len()).try_for_each(|n| check(n, u64::from(p.get(n)))),
     }
 }
 
@@ -224,6 +232,7 @@ pub fn load(path: &Path, spec: &str, admit: &dyn Fn(u64) -> Result<()>) -> Resul
                     .chunks_exact(4)
                     .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
             ),
+            Values::Packed(_) => unreachable!("a loaded table starts unpacked"),
         }
         left -= n;
     }

@@ -35,6 +35,7 @@
 //! which are searched, so a bad mask costs time, never correctness.
 
 mod mask;
+mod packed;
 mod pipeline;
 mod plain;
 mod search;
@@ -44,6 +45,8 @@ mod sum_free;
 #[cfg(test)]
 mod tests;
 mod triples;
+
+pub use packed::Packed;
 
 use mask::{choose_split, parity_words};
 use pipeline::pipeline;
@@ -172,7 +175,11 @@ impl TakeBreak {
 
     /// The value of heap `n` by the definition, from `table[0..n]`: the reference.
     pub fn plain_value<T: Copy + Into<u32>>(&self, n: usize, table: &[T], mex: &mut Marks) -> u32 {
-        let g = |i: usize| -> u32 { table[i].into() };
+        self.plain_value_by(n, |i| table[i].into(), mex)
+    }
+
+    /// [`TakeBreak::plain_value`] with the value of heap `i` as `g(i)`.
+    pub fn plain_value_by(&self, n: usize, g: impl Fn(usize) -> u32, mex: &mut Marks) -> u32 {
         for (k, &d) in self.digits.iter().enumerate().take(n + 1) {
             if d & 1 != 0 && n == k {
                 mex.mark(0);
@@ -257,14 +264,30 @@ impl Marks {
     }
 }
 
-/// Values of heaps `0..len`, two bytes each until a value needs more.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Values of heaps `0..len`, two bytes each until a value needs more; the
+/// middle of a long table of small values at one byte a heap.
+#[derive(Debug, Clone)]
 pub enum Values {
     /// Every value fits in 16 bits.
     Narrow(Vec<u16>),
     /// Some value does not.
     Wide(Vec<u32>),
+    /// Every value fits in 16 bits, and those of the middle heaps (all
+    /// common, below 512) in one byte ([`Packed`]).
+    Packed(Box<Packed>),
 }
+
+impl PartialEq for Values {
+    fn eq(&self, other: &Values) -> bool {
+        match (self, other) {
+            (Values::Narrow(a), Values::Narrow(b)) => a == b,
+            (Values::Wide(a), Values::Wide(b)) => a == b,
+            _ => self.len() == other.len() && (0..self.len()).all(|i| self.get(i) == other.get(i)),
+        }
+    }
+}
+
+impl Eq for Values {}
 
 impl Default for Values {
     fn default() -> Self {
@@ -278,6 +301,7 @@ impl Values {
         match self {
             Values::Narrow(v) => v.len(),
             Values::Wide(v) => v.len(),
+            Values::Packed(p) => p.len(),
         }
     }
 
@@ -292,6 +316,7 @@ impl Values {
         match self {
             Values::Narrow(v) => v[n] as u32,
             Values::Wide(v) => v[n],
+            Values::Packed(p) => p.get(n),
         }
     }
 
@@ -300,6 +325,12 @@ impl Values {
         match self {
             Values::Narrow(v) => v.truncate(len),
             Values::Wide(v) => v.truncate(len),
+            Values::Packed(_) => {
+                let Values::Packed(p) = std::mem::take(self) else {
+                    unreachable!("matched above")
+                };
+                *self = (*p).truncate(len);
+            }
         }
     }
 
@@ -314,6 +345,21 @@ impl Values {
                 *self = Values::Wide(wide);
             }
             Values::Wide(v) => v.push(value),
+            Values::Packed(p) if value <= u16::MAX as u32 => p.table.push(value as u16),
+            Values::Packed(_) => {
+                self.unpack();
+                self.push(value);
+            }
+        }
+    }
+
+    /// Every value in two-byte cells again, if some were packed.
+    fn unpack(&mut self) {
+        if let Values::Packed(_) = self {
+            let Values::Packed(p) = std::mem::take(self) else {
+                unreachable!("matched above")
+            };
+            *self = Values::Narrow((*p).unpack());
         }
     }
 
@@ -322,6 +368,7 @@ impl Values {
         match self {
             Values::Narrow(v) => v.reserve(additional),
             Values::Wide(v) => v.reserve(additional),
+            Values::Packed(p) => p.table.reserve(additional),
         }
     }
 
@@ -330,6 +377,7 @@ impl Values {
         match self {
             Values::Narrow(v) => v.iter().map(|x| *x as u32).collect(),
             Values::Wide(v) => v.clone(),
+            Values::Packed(p) => (0..p.len()).map(|i| p.get(i)).collect(),
         }
     }
 }
@@ -465,6 +513,11 @@ pub struct Engine {
     /// Whether heaps whose values are all below 64 take [`small_run`]
     /// (with AVX-512 when the vector paths are on).
     small: bool,
+    /// The heaps kept in two-byte cells at the start and at the end of a
+    /// table whose middle is packed ([`Packed`]); `None`: never packed.
+    packing: Option<(usize, usize)>,
+    /// The next heap at which to pack more of the table.
+    next_pack: usize,
 }
 
 /// The instruction path of each part of the rare-value method.
@@ -533,6 +586,9 @@ impl Engine {
             helper: crate::search::default_threads() >= 2,
             vector: Vector::on(Path::default_path()),
             small: true,
+            // Only where the system takes memory back (see `packed`).
+            packing: cfg!(target_os = "linux").then_some((packed::PREFIX, packed::WINDOW)),
+            next_pack: 0,
         }
     }
 
@@ -603,10 +659,16 @@ impl Engine {
             if heap >= self.next_review && !self.plain_only {
                 self.review();
             }
+            if heap >= self.next_pack && !self.plain_only {
+                self.pack();
+            }
             if self.small && self.work.bound <= 64 && self.split.is_some() {
                 // Back here at every progress step and review.
                 let step_end = (heap / PROGRESS_STEP + 1) * PROGRESS_STEP;
-                let limit = (n + 1).min(self.next_review.max(heap + 1)).min(step_end);
+                let limit = (n + 1)
+                    .min(self.next_review.max(heap + 1))
+                    .min(self.next_pack.max(heap + 1))
+                    .min(step_end);
                 let done = self.small_block(limit);
                 if done > 0 {
                     let now = self.values.len();
@@ -619,7 +681,10 @@ impl Engine {
             if heap >= self.parallel_from && self.split.is_some() {
                 // Back here at every progress step: reports, interruptions.
                 let step_end = (heap / PROGRESS_STEP + 1) * PROGRESS_STEP;
-                let limit = (n + 1).min(self.next_review.max(heap + 1)).min(step_end);
+                let limit = (n + 1)
+                    .min(self.next_review.max(heap + 1))
+                    .min(self.next_pack.max(heap + 1))
+                    .min(step_end);
                 let done = self.parallel_block(limit);
                 if done > 0 {
                     let now = self.values.len();
@@ -639,6 +704,10 @@ impl Engine {
                         rare: &self.rare,
                         rare_values: &self.rare_values,
                         vector: self.vector,
+                        far: match &self.values {
+                            Values::Packed(p) => Some(p.far()),
+                            _ => None,
+                        },
                     };
                     let work = &mut self.work;
                     let (stats, bound) = (&mut work.stats, work.bound);
@@ -673,10 +742,13 @@ impl Engine {
                     match &self.values {
                         Values::Narrow(t) => fixed!(t),
                         Values::Wide(t) => fixed!(t),
+                        Values::Packed(p) => fixed!(&p.table),
                     }
                 }
                 // No split, or values too large for the register bitsets.
                 _ => {
+                    // The plain loops read every heap below.
+                    self.values.unpack();
                     self.work.stats.plain_heaps += 1;
                     let (rules, work) = (&self.rules, &mut self.work);
                     // The plain engine keeps the definition's cubic loop:
@@ -686,6 +758,7 @@ impl Engine {
                         (Values::Wide(t), true) => triple_value(rules, heap, t, work),
                         (Values::Narrow(t), false) => fast_plain_value(rules, heap, t, work),
                         (Values::Wide(t), false) => fast_plain_value(rules, heap, t, work),
+                        (Values::Packed(_), _) => unreachable!("unpacked above"),
                     }
                 }
             };
@@ -715,6 +788,8 @@ impl Engine {
             },
         };
         if best != self.split || common != self.odd {
+            // The new rare heaps may pair with packed ones.
+            self.values.unpack();
             self.work.stats.rebuilds += 1;
             self.split = best;
             self.odd = common;
@@ -772,6 +847,86 @@ impl Engine {
         self.small = false;
     }
 
+    /// Packs the middle of the table from `prefix` heaps on, keeping the
+    /// last `window` heaps in two-byte cells (both at least 1024); `None`:
+    /// never. For tests: by default long tables are packed past
+    /// [`packed::PREFIX`] with [`packed::WINDOW`].
+    pub fn pack_with(&mut self, limits: Option<(usize, usize)>) {
+        self.packing = limits.map(|(p, w)| (p.max(1024), w.max(1024)));
+        if self.packing.is_none() {
+            self.values.unpack();
+        }
+    }
+
+    /// Heaps between two calls of [`Engine::pack`]: fewer than a quarter
+    /// of the packing's prefix, so that a rare heap found among packed
+    /// ones is seen before any heap pairs it with a byte.
+    fn pack_interval(&self) -> usize {
+        match self.packing {
+            Some((prefix, _)) => PROGRESS_STEP.min(prefix / 4),
+            None => PROGRESS_STEP,
+        }
+    }
+
+    /// Heaps `(lo, hi)` held as bytes, if any.
+    pub fn packed_range(&self) -> Option<(usize, usize)> {
+        match &self.values {
+            Values::Packed(p) => Some((p.lo, p.hi)),
+            _ => None,
+        }
+    }
+
+    /// Packs more of the table where it can (see [`Packed`]), and unpacks
+    /// it where the loops could now read its bytes.
+    fn pack(&mut self) {
+        let len = self.values.len();
+        self.next_pack = len + self.pack_interval();
+        let last_rare = self.rare.last().map_or(0, |&r| r as usize);
+        // A rare heap among the packed ones would pair with their bytes
+        // (within `lo` heaps of it, more than a progress step).
+        if let Values::Packed(p) = &self.values {
+            if last_rare >= p.lo {
+                self.values.unpack();
+            }
+        }
+        let (Some((prefix, window)), Some(split)) = (self.packing, self.split) else {
+            return;
+        };
+        if split.free != 0 || split.mask & 0x100 == 0 || self.work.bound > 512 {
+            return;
+        }
+        let lo = prefix.max(last_rare + 1);
+        // Every rare heap's partner for heaps from `len` on is at least
+        // `len - 1 - last_rare`, above `to`.
+        let Some(to) = len.checked_sub(window.max(lo) + 1) else {
+            return;
+        };
+        if let Values::Narrow(_) = &self.values {
+            if to < lo {
+                return;
+            }
+            let Values::Narrow(table) = std::mem::take(&mut self.values) else {
+                unreachable!("matched above")
+            };
+            let chunk = packed::CHUNK.min(prefix / 2);
+            self.values =
+                Values::Packed(Box::new(Packed::new(table, lo, split.mask as u16, chunk)));
+        }
+        let split_now = self.split;
+        let odd = &self.odd;
+        if let Values::Packed(p) = &mut self.values {
+            if p.worth(to) {
+                let fits = p.extend(to, |heap, v| {
+                    !split_now.is_some_and(|s| rare_under(&s, odd, heap, v))
+                });
+                if !fits {
+                    // A value a byte cannot hold: the bytes end there.
+                    self.packing = None;
+                }
+            }
+        }
+    }
+
     /// Testing aid: use the block path from heap `from` on.
     pub fn parallel_from(&mut self, from: usize) {
         self.parallel_from = from;
@@ -798,8 +953,13 @@ impl Engine {
         let bound = self.work.bound;
         let worth = self.rare.len() >= 64 || self.parallel_from == 0;
         let Some(split) = self.split else { return 0 };
-        let Values::Narrow(table) = &mut self.values else {
-            return 0;
+        let (table, far) = match &mut self.values {
+            Values::Narrow(table) => (table, None),
+            Values::Packed(p) => {
+                let (table, far) = p.parts();
+                (table, Some(far))
+            }
+            Values::Wide(_) => return 0,
         };
         if !worth || bound > MAX_RARE_BOUND || start < 4 * BLOCK || limit < start + 2 * BLOCK {
             return 0;
@@ -811,6 +971,7 @@ impl Engine {
             rare: &self.rare,
             rare_values: &self.rare_values,
             vector: self.vector,
+            far,
         };
         let work = &mut self.work;
         macro_rules! run {
@@ -952,6 +1113,8 @@ struct RareSplit<'a> {
     rare_values: &'a [u32],
     /// Which vector paths to use.
     vector: Vector,
+    /// The packed heaps of the table, if any: searches read them from here.
+    far: Option<packed::Far<'a>>,
 }
 
 impl RareSplit<'_> {

@@ -1,6 +1,7 @@
 //! From the marks to the value: the cheap mex, and the search of the splits
 //! that confirms each wanted (rare) value below it.
 
+use super::packed::Far;
 use super::{Bits, Cell, RareSplit, Stats, MAX_RARE_BOUND};
 use crate::heap::simd::{self, Path};
 
@@ -115,13 +116,21 @@ pub(super) fn confirm<T: Cell, const W: usize>(
         Path::Avx2 if W > 16 && many => WIDE_DENSE_SPLITS,
         _ => 0,
     };
+    // Splits up to `near(m)` read only two-byte cells; a packed table's
+    // bytes are read past it, one split at a time ([`far_search`]).
+    let near = |m: usize| {
+        let half = context.rules.half(m);
+        context
+            .far
+            .map_or(half, |far| half.min(far.resident_half(m)))
+    };
     let mut want = *want;
     if dense > 0 {
         seen[..64 * W].fill(0);
         for &k in &context.rules.splits {
             if n >= k + 2 && searchable[(context.split.domain as usize) & ((n - k) & 1)] {
                 let m = n - k;
-                let end = context.rules.half(m).min(dense);
+                let end = near(m).min(dense);
                 if end == 0 {
                     continue;
                 }
@@ -166,7 +175,7 @@ pub(super) fn confirm<T: Cell, const W: usize>(
         for &k in &context.rules.splits {
             if n >= k + 2 && searchable[(context.split.domain as usize) & ((n - k) & 1)] {
                 let m = n - k;
-                let half = context.rules.half(m);
+                let half = near(m);
                 stats.scan_steps += simd::search_to(
                     context.vector.search,
                     narrow,
@@ -177,6 +186,18 @@ pub(super) fn confirm<T: Cell, const W: usize>(
                 ) as u64;
                 if wanted.count == 0 {
                     return None;
+                }
+            }
+        }
+        if let Some(far) = context.far {
+            for &k in &context.rules.splits {
+                if n >= k + 2 && searchable[(context.split.domain as usize) & ((n - k) & 1)] {
+                    let m = n - k;
+                    let (from, to) = (near(m) + 1, context.rules.half(m));
+                    stats.scan_steps += far_search(far, narrow, m, from, to, &mut wanted) as u64;
+                    if wanted.count == 0 {
+                        return None;
+                    }
                 }
             }
         }
@@ -202,7 +223,7 @@ pub(super) fn confirm<T: Cell, const W: usize>(
             continue;
         }
         let m = n - k;
-        let half = context.rules.half(m);
+        let half = near(m);
         let mut b = dense + 1;
         while b <= half {
             // Long enough chunks that checking the wanted list stays cheap.
@@ -229,9 +250,48 @@ pub(super) fn confirm<T: Cell, const W: usize>(
             }
         }
     }
+    if let (Some(far), Some(narrow)) = (context.far, T::narrow(table)) {
+        // The packed heaps' splits, one at a time, for the values left.
+        let mut bits = [0u64; 64];
+        for &v in &wanted[..count] {
+            bits[usize::from(v >> 6)] |= 1 << (v & 63);
+        }
+        let mut left = simd::Wanted::from_bits(&bits);
+        for &k in &context.rules.splits {
+            if n >= k + 2 && searchable[(context.split.domain as usize) & ((n - k) & 1)] {
+                let m = n - k;
+                let (from, to) = (near(m) + 1, context.rules.half(m));
+                stats.scan_steps += far_search(far, narrow, m, from, to, &mut left) as u64;
+                if left.count == 0 {
+                    return None;
+                }
+            }
+        }
+        stats.exhausted += 1;
+        return left.first();
+    }
     stats.exhausted += 1;
     // The smallest value never found (the list stays in increasing order).
     Some(u32::from(wanted[0]))
+}
+
+/// The splits `(a, m - a)` for `a` in `from..=to` of a packed table, one at
+/// a time, each value found taken out of `wanted`; returns how many were
+/// looked at.
+fn far_search(
+    far: Far,
+    table: &[u16],
+    m: usize,
+    from: usize,
+    to: usize,
+    wanted: &mut simd::Wanted,
+) -> usize {
+    let mut a = from;
+    while a <= to && wanted.count > 0 {
+        wanted.take(far.value(table, a) ^ far.value(table, m - a));
+        a += 1;
+    }
+    a.max(from) - from
 }
 
 /// Marks in `seen` the values of the splits `(a, m - a)` for `a` in

@@ -118,6 +118,7 @@ pub(super) unsafe fn small_run_with<S: simd::SmallSets>(
         rare: &[],
         rare_values: &[],
         vector: Vector::on(Path::Portable),
+        far: None,
     };
     let by_parity = |n: usize| {
         let searchable = searchable(&context, n);

@@ -296,6 +296,7 @@ proptest! {
             rare: &rare,
             rare_values: &rare_values,
             vector: Vector::on(Path::Portable),
+            far: None,
         };
         let old = &table[..cut];
         let start = cut + cut / 3;
@@ -379,6 +380,7 @@ fn rare_value_with(
         rare,
         rare_values: &rare_values,
         vector: Vector::on(Path::Portable),
+        far: None,
     };
     let scalar = run(&context, table, n, bound);
     let narrow: Vec<u16> = table.iter().map(|v| *v as u16).collect();
@@ -556,6 +558,7 @@ proptest! {
                 rare: &[],
                 rare_values: &[],
                 vector: Vector::on(path),
+                far: None,
             };
             let scratch = &mut Scratch::default();
             let seen: &mut [u8; MAX_RARE_BOUND as usize] =
@@ -567,4 +570,124 @@ proptest! {
             prop_assert_eq!(got, expected, "{}", path);
         }
     }
+}
+
+/// Officers' mask (0.6): a value is common when `v & 494` has an odd
+/// number of 1s.
+fn officers_common(v: u32) -> bool {
+    (v & 494).count_ones() % 2 == 1
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    #[test]
+    fn searches_through_packed_heaps_find_what_the_plain_search_finds(
+        raw in prop::collection::vec(0u16..512, 1100..3000),
+        picks in prop::collection::vec(0u32..600, 0..24),
+        lo in 1usize..600,
+        packed_len in 0usize..2000,
+    ) {
+        // Common values below 512 (one bit flipped where not), packed
+        // from `lo` on: the searches read them as bytes past the cells.
+        let table: Vec<u16> = raw
+            .iter()
+            .map(|&v| if officers_common(u32::from(v)) { v } else { v ^ 2 })
+            .collect();
+        let n = table.len();
+        let m = n - 1;
+        let hi = (lo + packed_len).min(m);
+        let mut packed = Packed::new(table.clone(), lo, 494, 1);
+        prop_assert!(packed.extend(hi, |_, v| officers_common(v)));
+        packed.spoil_cells();
+        let rules = TakeBreak::new(&[0, 6]).unwrap();
+        let split = Split { mask: 494, free: 0, domain: false, shift: 0 };
+        let odd = parity_words(494);
+        let mut want = Bits::<32>([0; 32]);
+        for &v in &picks {
+            want.set(v);
+        }
+        let found = |v: u32| (1..=m / 2).any(|a| u32::from(table[a] ^ table[m - a]) == v);
+        let expected = (0..2048u32)
+            .find(|&v| want.0[(v >> 6) as usize] & (1 << (v & 63)) != 0 && !found(v));
+        for path in Path::supported_paths() {
+            for scalar in [false, true] {
+                let mut vector = Vector::on(path);
+                if scalar {
+                    vector.search = Path::Portable;
+                }
+                let context = RareSplit {
+                    rules: &rules,
+                    split,
+                    odd: &odd,
+                    rare: &[],
+                    rare_values: &[],
+                    vector,
+                    far: Some(packed.far()),
+                };
+                let scratch = &mut Scratch::default();
+                let seen: &mut [u8; MAX_RARE_BOUND as usize] =
+                    (&mut scratch.seen[..]).try_into().expect("buffer size");
+                let mut stats = Stats::default();
+                let got = super::search::confirm::<u16, 32>(
+                    &context, n, &packed.table, &mut stats, &want, (seen, &mut scratch.wanted),
+                );
+                prop_assert_eq!(got, expected, "{} (scalar search: {})", path, scalar);
+            }
+        }
+    }
+}
+
+#[test]
+fn officers_packed_past_its_rare_heaps_agrees_with_two_byte_cells() {
+    let n = 200_000;
+    let rules = TakeBreak::new(&[0, 6]).unwrap();
+    let mut reference = Engine::new(rules.clone());
+    reference.pack_with(None);
+    let _ = reference.extend_to(n, &mut |_| ControlFlow::Continue(()));
+    assert!(reference.packed_range().is_none());
+    for path in Path::supported_paths() {
+        for two_threads in [false, true] {
+            let mut engine = Engine::new(rules.clone());
+            engine.set_path(path).unwrap();
+            engine.block_helper(two_threads);
+            // Officers' last rare heap is 20,627: the bytes start at 32,768.
+            engine.pack_with(Some((1 << 15, 1 << 15)));
+            let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
+            let (lo, hi) = engine.packed_range().expect("Officers packs");
+            assert!(lo == 1 << 15 && hi > n - 3 * (1 << 15), "{lo}..{hi}");
+            assert_eq!(engine.values(), reference.values(), "{path}");
+            assert_eq!(
+                engine.values().to_u32(),
+                reference.values().to_u32(),
+                "{path}"
+            );
+            assert_eq!(engine.stats().rare, reference.stats().rare);
+        }
+    }
+    // Cut within the bytes, the table is two-byte cells again, and grows on.
+    let mut engine = Engine::new(rules.clone());
+    engine.pack_with(Some((1 << 15, 1 << 15)));
+    let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
+    // A checkpoint of a packed table holds every value.
+    let dir = std::env::temp_dir().join(format!("grundy-packed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("officers.ckpt");
+    crate::heap::checkpoint::save(&path, "0.6", engine.values()).unwrap();
+    let loaded = crate::heap::checkpoint::load(&path, "0.6", &|_| Ok(()))
+        .unwrap()
+        .unwrap();
+    assert!(matches!(loaded, Values::Narrow(_)));
+    assert_eq!(&loaded, engine.values());
+    std::fs::remove_dir_all(&dir).unwrap();
+    let mut values = engine.values().clone();
+    values.truncate(n - 10);
+    assert!(matches!(values, Values::Packed(_)));
+    values.truncate(100_000);
+    assert!(matches!(values, Values::Narrow(_)));
+    assert_eq!(values.to_u32(), reference.values().to_u32()[..100_000]);
+    let mut resumed = Engine::resume(rules, values);
+    resumed.pack_with(Some((1 << 15, 1 << 15)));
+    let _ = resumed.extend_to(n, &mut |_| ControlFlow::Continue(()));
+    assert!(resumed.packed_range().is_some());
+    assert_eq!(resumed.values().to_u32(), reference.values().to_u32());
 }
