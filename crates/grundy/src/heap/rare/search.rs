@@ -190,16 +190,7 @@ pub(super) fn confirm<T: Cell, const W: usize>(
             }
         }
         if let Some(far) = context.far {
-            for &k in &context.rules.splits {
-                if n >= k + 2 && searchable[(context.split.domain as usize) & ((n - k) & 1)] {
-                    let m = n - k;
-                    let (from, to) = (near(m) + 1, context.rules.half(m));
-                    stats.scan_steps += far_search(far, narrow, m, from, to, &mut wanted) as u64;
-                    if wanted.count == 0 {
-                        return None;
-                    }
-                }
-            }
+            return far_splits(context, n, (far, narrow), near, &mut wanted, stats);
         }
         stats.exhausted += 1;
         return wanted.first();
@@ -257,41 +248,41 @@ pub(super) fn confirm<T: Cell, const W: usize>(
             bits[usize::from(v >> 6)] |= 1 << (v & 63);
         }
         let mut left = simd::Wanted::from_bits(&bits);
-        for &k in &context.rules.splits {
-            if n >= k + 2 && searchable[(context.split.domain as usize) & ((n - k) & 1)] {
-                let m = n - k;
-                let (from, to) = (near(m) + 1, context.rules.half(m));
-                stats.scan_steps += far_search(far, narrow, m, from, to, &mut left) as u64;
-                if left.count == 0 {
-                    return None;
-                }
-            }
-        }
-        stats.exhausted += 1;
-        return left.first();
+        return far_splits(context, n, (far, narrow), near, &mut left, stats);
     }
     stats.exhausted += 1;
     // The smallest value never found (the list stays in increasing order).
     Some(u32::from(wanted[0]))
 }
 
-/// The splits `(a, m - a)` for `a` in `from..=to` of a packed table, one at
-/// a time, each value found taken out of `wanted`; returns how many were
-/// looked at.
-fn far_search(
-    far: Far,
-    table: &[u16],
-    m: usize,
-    from: usize,
-    to: usize,
+/// The splits `(a, m - a)` of `n` past `near(m)`, through a packed
+/// table's bytes, one at a time, each value found taken out of `wanted`:
+/// `None` when all turn up, else the smallest that no split has.
+fn far_splits(
+    context: &RareSplit,
+    n: usize,
+    (far, table): (Far, &[u16]),
+    near: impl Fn(usize) -> usize,
     wanted: &mut simd::Wanted,
-) -> usize {
-    let mut a = from;
-    while a <= to && wanted.count > 0 {
-        wanted.take(far.value(table, a) ^ far.value(table, m - a));
-        a += 1;
+    stats: &mut Stats,
+) -> Option<u32> {
+    let searchable = searchable(context, n);
+    for &k in &context.rules.splits {
+        if n >= k + 2 && searchable[(context.split.domain as usize) & ((n - k) & 1)] {
+            let m = n - k;
+            let mut a = near(m) + 1;
+            while a <= context.rules.half(m) && wanted.count > 0 {
+                wanted.take(far.value(table, a) ^ far.value(table, m - a));
+                stats.scan_steps += 1;
+                a += 1;
+            }
+            if wanted.count == 0 {
+                return None;
+            }
+        }
     }
-    a.max(from) - from
+    stats.exhausted += 1;
+    wanted.first()
 }
 
 /// Marks in `seen` the values of the splits `(a, m - a)` for `a` in
