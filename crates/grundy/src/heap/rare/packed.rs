@@ -258,7 +258,7 @@ mod tests {
         // number of 1s.
         let common = |v: u32| (v & 494).count_ones() % 2 == 1;
         let values: Vec<u16> = (0..3_000_000u32)
-            .map(|i| (i * 7919 % 512) as u16)
+            .map(|i| (u64::from(i) * 7919 % 512) as u16)
             .map(|v| if common(u32::from(v)) { v } else { v ^ 2 })
             .collect();
         assert!(values.iter().all(|&v| common(u32::from(v))));
