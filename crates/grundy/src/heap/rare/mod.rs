@@ -849,8 +849,8 @@ impl Engine {
 
     /// Packs the middle of the table from `prefix` heaps on, keeping the
     /// last `window` heaps in two-byte cells (both at least 1024); `None`:
-    /// never. For tests: by default long tables are packed past
-    /// [`packed::PREFIX`] with [`packed::WINDOW`].
+    /// never. For tests: by default (on Linux) long tables are packed from
+    /// heap 2^22 on, with the last 2^22 heaps in cells ([`Packed`]).
     pub fn pack_with(&mut self, limits: Option<(usize, usize)>) {
         self.packing = limits.map(|(p, w)| (p.max(1024), w.max(1024)));
         if self.packing.is_none() {
