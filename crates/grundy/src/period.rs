@@ -687,6 +687,17 @@ mod tests {
         }
 
         #[test]
+        fn suffix_periods_read_in_place_are_those_of_the_slice(values in eventually_periodic()) {
+            // What a packed table's values give, read one by one.
+            for rule in [PeriodRule::TakeBreak { max_take: 2, parts: 2 }, PeriodRule::Window(3)] {
+                prop_assert_eq!(
+                    SuffixPeriods::of_by(values.len(), |i| values[i], &rule),
+                    SuffixPeriods::of(&values, &rule)
+                );
+            }
+        }
+
+        #[test]
         fn proofs_and_observations_from_squares_agree_with_the_border_array(
             values in eventually_periodic(),
             max_take in 1u64..5,
