@@ -139,23 +139,27 @@ impl Packed {
     /// their value is common and it round-trips through a byte; returns
     /// false at the first that does not (packing stops there).
     pub(super) fn extend(&mut self, to: usize, common: impl Fn(usize, u32) -> bool) -> bool {
-        let mut fits = true;
-        let mut end = self.hi;
         if to > self.hi {
             self.bytes.reserve(to - self.hi);
         }
-        while end < to {
-            let v = u32::from(self.table[end]);
-            if v >= 512 || !common(end, v) || decode(v as u8, self.mask) != v {
-                fits = false;
-                break;
+        // A chunk at a time, its cells given back before the next: a table
+        // read back from a checkpoint is packed whole at once, and should
+        // not hold its cells and its bytes together.
+        while self.hi < to {
+            let end = to.min(self.hi + CHUNK);
+            for heap in self.hi..end {
+                let v = u32::from(self.table[heap]);
+                if v >= 512 || !common(heap, v) || decode(v as u8, self.mask) != v {
+                    self.hi = heap;
+                    self.release();
+                    return false;
+                }
+                self.bytes.push(v as u8);
             }
-            self.bytes.push(v as u8);
-            end += 1;
+            self.hi = end;
+            self.release();
         }
-        self.hi = end;
-        self.release();
-        fits
+        true
     }
 
     /// Whether `to` is far enough past `hi` to pack now.
