@@ -200,13 +200,40 @@ pub fn suffix_periods_of<T: Copy + Eq>(values: &[T]) -> Vec<u32> {
 /// costs about one comparison a value. `None` when that would take more than `budget`
 /// comparisons.
 pub fn square_suffixes<T: Copy + Eq>(values: &[T], budget: u64) -> Option<Vec<(usize, usize)>> {
-    square_suffixes_by(values.len(), |i| values[i], budget)
+    // Runs of equal values compared slice against slice.
+    let run = |top: usize, below: usize| {
+        values[..top]
+            .iter()
+            .rev()
+            .zip(values[..below].iter().rev())
+            .take_while(|(x, y)| x == y)
+            .count()
+    };
+    squares(values.len(), |i| values[i], run, budget)
 }
 
 /// [`square_suffixes`] of the `len` values `value(0..len)`.
 pub fn square_suffixes_by<T: Eq>(
     len: usize,
     value: impl Fn(usize) -> T,
+    budget: u64,
+) -> Option<Vec<(usize, usize)>> {
+    let run = |top: usize, below: usize| {
+        let mut equal = 0;
+        while equal < below && value(top - 1 - equal) == value(below - 1 - equal) {
+            equal += 1;
+        }
+        equal
+    };
+    squares(len, &value, run, budget)
+}
+
+/// [`square_suffixes`], with `run(top, below)` the number of values
+/// before `below` equal to those before `top`, going down.
+fn squares<T: Eq>(
+    len: usize,
+    value: impl Fn(usize) -> T,
+    run: impl Fn(usize, usize) -> usize,
     budget: u64,
 ) -> Option<Vec<(usize, usize)>> {
     let mut found = Vec::new();
@@ -231,11 +258,7 @@ pub fn square_suffixes_by<T: Eq>(
                 .map(|&(_, l)| l - p)
                 .max()
                 .unwrap_or(0);
-            let (top, below) = (len - known, len - p - known);
-            let mut compared = 0;
-            while compared < below && value(top - 1 - compared) == value(below - 1 - compared) {
-                compared += 1;
-            }
+            let compared = run(len - known, len - p - known);
             work += compared as u64;
             matched = known + compared;
         }
