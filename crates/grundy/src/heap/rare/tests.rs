@@ -521,6 +521,35 @@ fn treblecross_takes_a_sum_free_split() {
     );
 }
 
+/// The smallest value of `want` that no split `(a, m - a)` of `table` has,
+/// by looking at every split.
+fn smallest_missing(table: &[u16], m: usize, want: &Bits<32>) -> Option<u32> {
+    let found = |v: u32| (1..=m / 2).any(|a| u32::from(table[a] ^ table[m - a]) == v);
+    (0..2048u32).find(|&v| want.0[(v >> 6) as usize] & (1 << (v & 63)) != 0 && !found(v))
+}
+
+/// The search of the heap past the end of `table` for `want`.
+fn confirm_all(context: &RareSplit, table: &[u16], want: &Bits<32>) -> Option<u32> {
+    let scratch = &mut Scratch::default();
+    let seen: &mut [u8; MAX_RARE_BOUND as usize] =
+        (&mut scratch.seen[..]).try_into().expect("buffer size");
+    let mut stats = Stats::default();
+    super::search::confirm::<u16, 32>(
+        context,
+        table.len(),
+        table,
+        &mut stats,
+        want,
+        (seen, &mut scratch.wanted),
+    )
+}
+
+/// Officers' mask (0.6): a value is common when `v & 494` has an odd
+/// number of 1s.
+fn officers_common(v: u32) -> bool {
+    (v & 494).count_ones() % 2 == 1
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
     #[test]
@@ -542,14 +571,7 @@ proptest! {
             let v = if small { v & 255 } else { *v };
             want.set(v);
         }
-        let found = |v: u32| (1..=m / 2).any(|a| u32::from(table[a] ^ table[m - a]) == v);
-        let mut expected = None;
-        for v in 0..2048u32 {
-            if want.0[(v >> 6) as usize] & (1 << (v & 63)) != 0 && !found(v) {
-                expected = Some(v);
-                break;
-            }
-        }
+        let expected = smallest_missing(&table, m, &want);
         for path in Path::supported_paths() {
             let context = RareSplit {
                 rules: &rules,
@@ -560,26 +582,10 @@ proptest! {
                 vector: Vector::on(path),
                 far: None,
             };
-            let scratch = &mut Scratch::default();
-            let seen: &mut [u8; MAX_RARE_BOUND as usize] =
-                (&mut scratch.seen[..]).try_into().expect("buffer size");
-            let mut stats = Stats::default();
-            let got = super::search::confirm::<u16, 32>(
-                &context, n, &table, &mut stats, &want, (seen, &mut scratch.wanted),
-            );
-            prop_assert_eq!(got, expected, "{}", path);
+            prop_assert_eq!(confirm_all(&context, &table, &want), expected, "{}", path);
         }
     }
-}
 
-/// Officers' mask (0.6): a value is common when `v & 494` has an odd
-/// number of 1s.
-fn officers_common(v: u32) -> bool {
-    (v & 494).count_ones() % 2 == 1
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
     #[test]
     fn searches_through_packed_heaps_find_what_the_plain_search_finds(
         raw in prop::collection::vec(0u16..512, 1100..3000),
@@ -606,9 +612,7 @@ proptest! {
         for &v in &picks {
             want.set(v);
         }
-        let found = |v: u32| (1..=m / 2).any(|a| u32::from(table[a] ^ table[m - a]) == v);
-        let expected = (0..2048u32)
-            .find(|&v| want.0[(v >> 6) as usize] & (1 << (v & 63)) != 0 && !found(v));
+        let expected = smallest_missing(&table, m, &want);
         for path in Path::supported_paths() {
             for scalar in [false, true] {
                 let mut vector = Vector::on(path);
@@ -624,13 +628,7 @@ proptest! {
                     vector,
                     far: Some(packed.far()),
                 };
-                let scratch = &mut Scratch::default();
-                let seen: &mut [u8; MAX_RARE_BOUND as usize] =
-                    (&mut scratch.seen[..]).try_into().expect("buffer size");
-                let mut stats = Stats::default();
-                let got = super::search::confirm::<u16, 32>(
-                    &context, n, &packed.table, &mut stats, &want, (seen, &mut scratch.wanted),
-                );
+                let got = confirm_all(&context, &packed.table, &want);
                 prop_assert_eq!(got, expected, "{} (scalar search: {})", path, scalar);
             }
         }
