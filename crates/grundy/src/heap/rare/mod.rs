@@ -912,13 +912,10 @@ impl Engine {
             self.values =
                 Values::Packed(Box::new(Packed::new(table, lo, split.mask as u16, chunk)));
         }
-        let split_now = self.split;
         let odd = &self.odd;
         if let Values::Packed(p) = &mut self.values {
             if p.worth(to) {
-                let fits = p.extend(to, |heap, v| {
-                    !split_now.is_some_and(|s| rare_under(&s, odd, heap, v))
-                });
+                let fits = p.extend(to, |heap, v| !rare_under(&split, odd, heap, v));
                 if !fits {
                     // A value a byte cannot hold: the bytes end there.
                     self.packing = None;

@@ -190,7 +190,14 @@ pub(super) fn confirm<T: Cell, const W: usize>(
             }
         }
         if let Some(far) = context.far {
-            return far_splits(context, n, (far, narrow), near, &mut wanted, stats);
+            return far_splits(
+                context,
+                (n, searchable),
+                (far, narrow),
+                near,
+                &mut wanted,
+                stats,
+            );
         }
         stats.exhausted += 1;
         return wanted.first();
@@ -248,7 +255,14 @@ pub(super) fn confirm<T: Cell, const W: usize>(
             bits[usize::from(v >> 6)] |= 1 << (v & 63);
         }
         let mut left = simd::Wanted::from_bits(&bits);
-        return far_splits(context, n, (far, narrow), near, &mut left, stats);
+        return far_splits(
+            context,
+            (n, searchable),
+            (far, narrow),
+            near,
+            &mut left,
+            stats,
+        );
     }
     stats.exhausted += 1;
     // The smallest value never found (the list stays in increasing order).
@@ -260,13 +274,12 @@ pub(super) fn confirm<T: Cell, const W: usize>(
 /// `None` when all turn up, else the smallest that no split has.
 fn far_splits(
     context: &RareSplit,
-    n: usize,
+    (n, searchable): (usize, [bool; 2]),
     (far, table): (Far, &[u16]),
     near: impl Fn(usize) -> usize,
     wanted: &mut simd::Wanted,
     stats: &mut Stats,
 ) -> Option<u32> {
-    let searchable = searchable(context, n);
     for &k in &context.rules.splits {
         if n >= k + 2 && searchable[(context.split.domain as usize) & ((n - k) & 1)] {
             let m = n - k;
