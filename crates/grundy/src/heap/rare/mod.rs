@@ -34,6 +34,7 @@
 //! whatever the mask: the mask only decides which options are enumerated and
 //! which are searched, so a bad mask costs time, never correctness.
 
+mod compared;
 mod mask;
 mod packed;
 mod pipeline;
@@ -471,6 +472,10 @@ pub struct Stats {
     pub scan_steps: u64,
     /// Heaps whose search ran through every option (a missing value: rare).
     pub exhausted: u64,
+    /// Heaps whose options through rare heaps were compared with
+    /// candidates, then marked again in full: none of the candidates was
+    /// left.
+    pub remarked: u64,
 }
 
 /// Grundy values of a take-and-break game, extended on demand.
@@ -516,6 +521,10 @@ pub struct Engine {
     /// The heaps kept in two-byte cells at the start and at the end of a
     /// table whose middle is packed ([`Packed`]); `None`: never packed.
     packing: Option<(usize, usize)>,
+    /// At most this many candidates a heap where options through rare
+    /// heaps are compared with candidates instead of marked
+    /// ([`compared`]); 0: never.
+    candidates: usize,
     /// The next heap at which to pack more of the table.
     next_pack: usize,
 }
@@ -589,6 +598,7 @@ impl Engine {
             // Only where the system takes memory back (see `packed`).
             packing: cfg!(target_os = "linux").then_some((packed::PREFIX, packed::WINDOW)),
             next_pack: 0,
+            candidates: compared::CANDIDATES,
         }
     }
 
@@ -936,6 +946,15 @@ impl Engine {
         self.helper = helper;
     }
 
+    /// Compares the options through rare heaps with at most `candidates`
+    /// values a heap (rounded up to a few, at most 32) where the block path
+    /// can, instead of marking them all; 0: always marks them. For tests:
+    /// by default the block path compares with up to 32 on one thread
+    /// (with a helper thread, the two threads' marks are never compared).
+    pub fn compare_with(&mut self, candidates: usize) {
+        self.candidates = candidates.min(compared::CANDIDATES);
+    }
+
     /// Computes heaps from the next one up to `limit` (exclusive) in
     /// blocks: for every heap of a block, the options through rare heaps
     /// whose partner is older than the block before are marked block-wise,
@@ -981,6 +1000,7 @@ impl Engine {
                     bound,
                     &mut work.scratch,
                     self.helper,
+                    self.candidates,
                 )
             };
         }

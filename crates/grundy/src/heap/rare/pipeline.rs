@@ -2,6 +2,7 @@
 //! are marked block-wise, by a helper thread while this thread finishes the
 //! block before, or by this thread alone.
 
+use super::compared;
 use super::search::{confirm, decide};
 use super::single::take_marks;
 use super::{without_equal, Bits, RareSplit, Scratch, Stats, BLOCK, MAX_RARE_BOUND};
@@ -25,7 +26,10 @@ const ROWS: usize = 64;
 /// other. Four partners are read as one 64-bit word and their four places
 /// (value and row) computed in its 16-bit lanes at once, in plain integer
 /// code that every processor runs. The rows are then folded into bits.
-/// Returns how many options were marked.
+/// With `compared`, the options through some rare heaps are compared with
+/// each heap's candidates instead, where [`compared`] can, and each heap's
+/// limit is set (its marks are exact below it). Returns how many options
+/// were marked or compared.
 #[inline(always)]
 pub(super) fn block_marks<const W: usize>(
     context: &RareSplit,
@@ -33,6 +37,7 @@ pub(super) fn block_marks<const W: usize>(
     old: &[u16],
     marks: &mut [Bits<W>],
     path: Path,
+    mut compared: Option<Compared>,
 ) -> u64 {
     let width = 64 * W;
     let rows_at_once = ROWS.min(1 << 15 >> width.trailing_zeros());
@@ -40,9 +45,21 @@ pub(super) fn block_marks<const W: usize>(
     let end = first + marks.len();
     let top = width - 1;
     let mut rows = vec![0u8; rows_at_once * width];
+    let mut options = Vec::new();
     let mut steps = 0;
+    if let Some(compared) = compared.as_mut() {
+        compared.limits.fill(u32::MAX);
+    }
     for low in (first..end).step_by(rows_at_once) {
         let high = (low + rows_at_once).min(end);
+        // The rare heaps whose options are compared with candidates
+        // instead of marked (where `compared` can: see its module).
+        let deferred = match &compared {
+            Some(c) if W == 8 && high - low == compared::LANES => {
+                compared::deferred(context, low, cut, c.last_rare)
+            }
+            _ => 0..0,
+        };
         // Heaps `from..to` of these rows, each paired through the rare heap
         // with value `value` whose partner for heap `from` is `old[partner]`.
         let run = |rows: &mut [u8], from: usize, to: usize, partner: usize, value: u16| {
@@ -87,7 +104,8 @@ pub(super) fn block_marks<const W: usize>(
         };
         let full = high - low == rows_at_once;
         for &k in &context.rules.splits {
-            for (&r, &value) in context.rare.iter().zip(context.rare_values) {
+            let rare = context.rare.iter().zip(context.rare_values);
+            for (_, (&r, &value)) in rare.enumerate().filter(|(i, _)| !deferred.contains(i)) {
                 let r = r as usize;
                 // Heap n pairs r with m - r = n - k - r: r < m and m - r < cut.
                 let from = low.max(r + k + 1);
@@ -120,8 +138,31 @@ pub(super) fn block_marks<const W: usize>(
         {
             simd::fold_bytes(path, row, &mut bits.0);
         }
+        if let (Some(c), false) = (compared.as_mut(), deferred.is_empty()) {
+            steps += compared::compare(
+                context,
+                low,
+                old,
+                deferred,
+                &mut marks[low - first..high - first],
+                &mut c.limits[low - first..high - first],
+                &mut options,
+                (path, c.candidates),
+            );
+        }
     }
     steps
+}
+
+/// What [`block_marks`] needs to compare options with candidates
+/// ([`compared`]) where it can: each heap's limit, below which its marks
+/// are exact (`u32::MAX`: everywhere), and the last rare heap of the whole
+/// table below the block.
+pub(super) struct Compared<'a> {
+    pub(super) limits: &'a mut [u32],
+    pub(super) last_rare: usize,
+    /// At most this many candidates a heap (rounded up to a few).
+    pub(super) candidates: usize,
 }
 
 /// The options of all `N` rows of [`block_marks`] through one rare heap of
@@ -150,20 +191,27 @@ fn whole_run<const N: usize>(rows: &mut [u8], partners: &[u16], value: u16, widt
 }
 
 /// [`block_marks`], compiled for AVX2 and BMI2 on the x86 vector paths.
+/// Options are compared with candidates only on the vector paths: in plain
+/// code, without wide registers, the comparisons cost more than the stores
+/// they save.
 fn block_marks_on<const W: usize>(
     context: &RareSplit,
     first: usize,
     old: &[u16],
     marks: &mut [Bits<W>],
+    compared: Option<Compared>,
 ) -> u64 {
     let path = context.vector.marks;
     #[cfg(target_arch = "x86_64")]
     if path != Path::Portable && simd::bmi2_available() {
         // SAFETY: the x86 vector paths run only where AVX2 is (checked
         // when the path is chosen), BMI2 was just checked.
-        return unsafe { block_marks_bmi2(context, first, old, marks, path) };
+        return unsafe { block_marks_bmi2(context, first, old, marks, path, compared) };
     }
-    block_marks(context, first, old, marks, path)
+    if let Some(compared) = compared {
+        compared.limits.fill(u32::MAX);
+    }
+    block_marks(context, first, old, marks, path, None)
 }
 
 /// [`block_marks`] with AVX2 and BMI2.
@@ -178,8 +226,9 @@ unsafe fn block_marks_bmi2<const W: usize>(
     old: &[u16],
     marks: &mut [Bits<W>],
     path: Path,
+    compared: Option<Compared>,
 ) -> u64 {
-    block_marks(context, first, old, marks, path)
+    block_marks(context, first, old, marks, path, compared)
 }
 
 /// A pointer handed to the helper thread of [`pipeline`], which only reads
@@ -226,6 +275,7 @@ pub(super) fn pipeline<const W: usize>(
     bound: u32,
     scratch: &mut Scratch,
     helper: bool,
+    candidates: usize,
 ) -> Vec<(u32, u32)> {
     use std::sync::mpsc;
     let start = table.len();
@@ -249,20 +299,34 @@ pub(super) fn pipeline<const W: usize>(
         ..*context
     };
     // Marks for `heaps` through the rare heaps `rare[heaps_of]` (all
-    // final) whose partner is below `cut`; and the number of options.
-    let old_marks =
-        |heaps: std::ops::Range<usize>, cut: usize, heaps_of: std::ops::Range<usize>| {
-            let whole = view(heaps_of.end);
-            let context = RareSplit {
-                rare: &whole.rare[heaps_of.start..],
-                rare_values: &whole.rare_values[heaps_of.start..],
-                ..whole
-            };
-            let old = unsafe { values_at.prefix(cut) };
-            let mut marks = vec![Bits::<W>([0; W]); heaps.len()];
-            let steps = block_marks_on(&context, heaps.start, old, &mut marks);
-            (marks, steps)
+    // final) whose partner is below `cut`; each heap's limit (its marks
+    // are exact below it: see `compared`, used when `heaps_of` is every
+    // rare heap below `cut`); and the number of options.
+    let old_marks = |heaps: std::ops::Range<usize>,
+                     cut: usize,
+                     heaps_of: std::ops::Range<usize>,
+                     every: bool| {
+        let whole = view(heaps_of.end);
+        let context = RareSplit {
+            rare: &whole.rare[heaps_of.start..],
+            rare_values: &whole.rare_values[heaps_of.start..],
+            ..whole
         };
+        let old = unsafe { values_at.prefix(cut) };
+        let mut marks = vec![Bits::<W>([0; W]); heaps.len()];
+        let mut limits = vec![u32::MAX; heaps.len()];
+        let every = every && heaps_of.start == 0 && candidates > 0;
+        let compared = match (every, whole.rare.last()) {
+            (true, Some(&last)) => Some(Compared {
+                limits: &mut limits,
+                last_rare: last as usize,
+                candidates,
+            }),
+            _ => None,
+        };
+        let steps = block_marks_on(&context, heaps.start, old, &mut marks, compared);
+        (marks, limits, steps)
+    };
     let mut count = first_rare;
     let mut done = start;
     std::thread::scope(|scope| {
@@ -273,7 +337,10 @@ pub(super) fn pipeline<const W: usize>(
         if helper {
             scope.spawn(move || {
                 for (heaps, cut, heaps_of) in job_queue {
-                    if results.send(old_marks(heaps, cut, heaps_of)).is_err() {
+                    if results
+                        .send(old_marks(heaps, cut, heaps_of, false))
+                        .is_err()
+                    {
                         break;
                     }
                 }
@@ -282,7 +349,7 @@ pub(super) fn pipeline<const W: usize>(
             drop((job_queue, results));
         }
         let first = start..(start + BLOCK).min(limit);
-        let (mut pre, steps) = old_marks(first, start, 0..count);
+        let (mut pre, mut pre_limits, steps) = old_marks(first, start, 0..count, true);
         stats.pair_steps += steps;
         let mut cut = start;
         // The helper marks through the first `share` / 64 of the old rare
@@ -304,6 +371,7 @@ pub(super) fn pipeline<const W: usize>(
                 // SAFETY: the values below `n` are final.
                 let known = unsafe { values_at.prefix(n) };
                 let mut marks = pre[n - block.start];
+                let limit = pre_limits[n - block.start];
                 let block_found = (
                     unsafe { rare_at.0.add(count) as *const u32 },
                     unsafe { rare_values_at.0.add(count) as *const u32 },
@@ -321,7 +389,7 @@ pub(super) fn pipeline<const W: usize>(
                     n,
                     known,
                     cut,
-                    &mut marks,
+                    (&mut marks, limit),
                     block_found,
                     &mut cursors,
                     stats,
@@ -351,17 +419,18 @@ pub(super) fn pipeline<const W: usize>(
                     // partners inside the next block to mark heap by heap.
                     // (Unless a value reached `bound`: then nothing is kept.)
                     if done < block.end {
-                        return (Vec::new(), 0);
+                        return (Vec::new(), Vec::new(), 0);
                     }
-                    return old_marks(next.clone(), block.end, 0..asked_count + found);
+                    return old_marks(next.clone(), block.end, 0..asked_count + found, true);
                 }
                 let (mut mine, mut steps) = (None, 0);
                 if split < asked_count {
-                    let (marks, more) = old_marks(next.clone(), block.start, split..asked_count);
+                    let (marks, _, more) =
+                        old_marks(next.clone(), block.start, split..asked_count, false);
                     mine = Some(marks);
                     steps = more;
                 }
-                let (mut marks, helper_steps) = match result_queue.try_recv() {
+                let (mut marks, limits, helper_steps) = match result_queue.try_recv() {
                     Ok(result) => {
                         // The helper was done first: give it more.
                         share = (share + 1).min(64);
@@ -379,16 +448,17 @@ pub(super) fn pipeline<const W: usize>(
                         }
                     }
                 }
-                (marks, helper_steps + steps)
+                (marks, limits, helper_steps + steps)
             });
             count += found;
             if done < block.end {
                 // A value reached `bound`: the next block's marks are too narrow.
                 break;
             }
-            if let Some((marks, steps)) = later {
+            if let Some((marks, limits, steps)) = later {
                 stats.pair_steps += steps;
                 pre = marks;
+                pre_limits = limits;
             }
             cut = if helper { block.start } else { block.end };
         }
@@ -460,7 +530,9 @@ impl Cursors {
 /// whose partner is below `cut` (those in `context.rare`, all below `n`'s
 /// block); this adds the rest (rare heaps up to `m - cut`, from `cut` on, and
 /// `block_rare`, this block's, with their values), the take moves, and
-/// searches as usual.
+/// searches as usual. `marks` is exact below `limit` only (options compared
+/// with candidates, [`compared`]): if the smallest unmarked value reaches
+/// it, the options through old rare heaps are all marked again first.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(super) fn block_value<const W: usize>(
@@ -468,7 +540,7 @@ pub(super) fn block_value<const W: usize>(
     n: usize,
     table: &[u16],
     cut: usize,
-    marks: &mut Bits<W>,
+    (marks, limit): (&mut Bits<W>, u32),
     (block_rare, block_values): (&[u32], &[u32]),
     cursors: &mut Cursors,
     stats: &mut Stats,
@@ -528,7 +600,21 @@ pub(super) fn block_value<const W: usize>(
             &mut marks.0,
         );
     }
-    let (cheap_mex, want) = decide(context, n, marks, bound);
+    let (mut cheap_mex, mut want) = decide(context, n, marks, bound);
+    if cheap_mex >= limit {
+        // The options through old rare heaps were compared with too few
+        // candidates: mark them all.
+        stats.remarked += 1;
+        let k = context.rules.splits[0];
+        let m = n - k;
+        for (&r, &v) in rare.iter().zip(values) {
+            let r = r as usize;
+            if r < m && m - r < cut {
+                marks.set((v ^ u32::from(table[m - r])) & top);
+            }
+        }
+        (cheap_mex, want) = decide(context, n, marks, bound);
+    }
     let seen: &mut [u8; MAX_RARE_BOUND as usize] =
         (&mut scratch.seen[..]).try_into().expect("buffer size");
     match confirm::<u16, W>(context, n, table, stats, &want, (seen, &mut scratch.wanted)) {

@@ -1,5 +1,5 @@
 //! Tests of the rare-value engine against the plain one.
-use super::mask::walsh_hadamard;
+use super::mask::{parity_words, walsh_hadamard};
 use super::pipeline::block_marks;
 use super::single::pair_marks;
 use super::small::small_run_with;
@@ -246,7 +246,7 @@ fn block_marks_agree<const W: usize>(
 ) -> Result<(), TestCaseError> {
     for path in Path::supported_paths() {
         let mut marks = vec![Bits::<W>([0; W]); block];
-        let steps = block_marks(context, start, old, &mut marks, path);
+        let steps = block_marks(context, start, old, &mut marks, path, None);
         let mut total = 0;
         for (i, got) in marks.iter().enumerate() {
             let mut expected = Bits::<W>([0; W]);
@@ -688,4 +688,94 @@ fn officers_packed_past_its_rare_heaps_agrees_with_two_byte_cells() {
     let _ = resumed.extend_to(n, &mut |_| ControlFlow::Continue(()));
     assert!(resumed.packed_range().is_some());
     assert_eq!(resumed.values().to_u32(), reference.values().to_u32());
+}
+
+/// Officers' (0.6) table to `n` by the engine.
+fn officers(n: usize) -> Vec<u16> {
+    let mut engine = Engine::new(TakeBreak::new(&[0, 6]).unwrap());
+    let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
+    engine.values().to_u32().iter().map(|&v| v as u16).collect()
+}
+
+#[test]
+fn options_compared_with_candidates_agree_with_their_marks_below_each_limit() {
+    use super::pipeline::Compared;
+    let cut = 50_000;
+    let table = officers(cut);
+    let rules = TakeBreak::new(&[0, 6]).unwrap();
+    let split = Split {
+        mask: 494,
+        free: 0,
+        domain: false,
+        shift: 0,
+    };
+    let rare: Vec<u32> = (1..cut)
+        .filter(|&i| split.class(i, u32::from(table[i])) == 0)
+        .map(|i| i as u32)
+        .collect();
+    let rare_values: Vec<u32> = rare.iter().map(|&r| u32::from(table[r as usize])).collect();
+    let odd = parity_words(494);
+    let context = RareSplit {
+        rules: &rules,
+        split,
+        odd: &odd,
+        rare: &rare,
+        rare_values: &rare_values,
+        vector: Vector::on(Path::Portable),
+        far: None,
+    };
+    let old = &table[..cut];
+    let heaps = 256;
+    for path in Path::supported_paths() {
+        let mut exact = vec![Bits::<8>([0; 8]); heaps];
+        block_marks(&context, cut, old, &mut exact, path, None);
+        for candidates in [4, 12, 32] {
+            let mut marks = vec![Bits::<8>([0; 8]); heaps];
+            let mut limits = vec![0; heaps];
+            let compared = Compared {
+                limits: &mut limits,
+                last_rare: *rare.last().unwrap() as usize,
+                candidates,
+            };
+            block_marks(&context, cut, old, &mut marks, path, Some(compared));
+            assert!(limits.iter().any(|&l| l < 512), "{path}: nothing compared");
+            for (i, ((got, want), &limit)) in marks.iter().zip(&exact).zip(&limits).enumerate() {
+                for v in 0..limit.min(512) {
+                    let bit = |b: &Bits<8>| b.0[(v / 64) as usize] >> (v % 64) & 1;
+                    assert_eq!(
+                        bit(got),
+                        bit(want),
+                        "{path}, {candidates}: heap {}, value {v}",
+                        cut + i
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn officers_with_options_compared_with_candidates_agrees_with_marks_only() {
+    let n = 120_000;
+    let rules = TakeBreak::new(&[0, 6]).unwrap();
+    let mut reference = Engine::new(rules.clone());
+    reference.block_helper(false);
+    reference.compare_with(0);
+    let _ = reference.extend_to(n, &mut |_| ControlFlow::Continue(()));
+    assert_eq!(reference.stats().remarked, 0);
+    for path in Path::supported_paths() {
+        // Four candidates a heap are too few for many heaps: they are
+        // marked again in full.
+        for candidates in [4, compared::CANDIDATES] {
+            let mut engine = Engine::new(rules.clone());
+            engine.set_path(path).unwrap();
+            engine.block_helper(false);
+            engine.compare_with(candidates);
+            let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
+            assert_eq!(engine.values(), reference.values(), "{path}, {candidates}");
+            if candidates == 4 && path != Path::Portable {
+                assert!(engine.stats().remarked > 0, "{path}");
+            }
+        }
+    }
 }
