@@ -236,6 +236,50 @@ proptest! {
     }
 }
 
+/// The rare heaps of a table under the parity of a mask (see [`Split`]),
+/// their values and the common values' words.
+struct ParitySplit {
+    split: Split,
+    rare: Vec<u32>,
+    rare_values: Vec<u32>,
+    odd: Vec<u64>,
+}
+
+impl ParitySplit {
+    fn of(table: &[u16], mask: u32) -> Self {
+        let split = Split {
+            mask,
+            free: 0,
+            domain: false,
+            shift: 0,
+        };
+        let rare: Vec<u32> = (1..table.len())
+            .filter(|&i| split.class(i, u32::from(table[i])) == 0)
+            .map(|i| i as u32)
+            .collect();
+        let rare_values = rare.iter().map(|&r| u32::from(table[r as usize])).collect();
+        ParitySplit {
+            split,
+            rare,
+            rare_values,
+            odd: parity_words(mask),
+        }
+    }
+
+    /// What the rare-value method needs, on the portable path.
+    fn context<'a>(&'a self, rules: &'a TakeBreak) -> RareSplit<'a> {
+        RareSplit {
+            rules,
+            split: self.split,
+            odd: &self.odd,
+            rare: &self.rare,
+            rare_values: &self.rare_values,
+            vector: Vector::on(Path::Portable),
+            far: None,
+        }
+    }
+}
+
 /// [`block_marks`] with marks of `W` words, against [`pair_marks`] heap by
 /// heap, on every path.
 fn block_marks_agree<const W: usize>(
@@ -285,19 +329,8 @@ proptest! {
             .iter()
             .map(|v| *v as u16)
             .collect();
-        let split = Split { mask, free: 0, domain: false, shift: 0 };
-        let rare: Vec<u32> = (1..cut).filter(|&i| split.class(i, table[i] as u32) == 0).map(|i| i as u32).collect();
-        let rare_values: Vec<u32> = rare.iter().map(|r| table[*r as usize] as u32).collect();
-        let odd = parity_words(mask);
-        let context = RareSplit {
-            rules: &rules,
-            split,
-            odd: &odd,
-            rare: &rare,
-            rare_values: &rare_values,
-            vector: Vector::on(Path::Portable),
-            far: None,
-        };
+        let parts = ParitySplit::of(&table[..cut], mask);
+        let context = parts.context(&rules);
         let old = &table[..cut];
         let start = cut + cut / 3;
         // 64 rows at once for values below 256, 32 below 1024, 16 below 2048.
@@ -703,27 +736,9 @@ fn options_compared_with_candidates_agree_with_their_marks_below_each_limit() {
     let cut = 50_000;
     let table = officers(cut);
     let rules = TakeBreak::new(&[0, 6]).unwrap();
-    let split = Split {
-        mask: 494,
-        free: 0,
-        domain: false,
-        shift: 0,
-    };
-    let rare: Vec<u32> = (1..cut)
-        .filter(|&i| split.class(i, u32::from(table[i])) == 0)
-        .map(|i| i as u32)
-        .collect();
-    let rare_values: Vec<u32> = rare.iter().map(|&r| u32::from(table[r as usize])).collect();
-    let odd = parity_words(494);
-    let context = RareSplit {
-        rules: &rules,
-        split,
-        odd: &odd,
-        rare: &rare,
-        rare_values: &rare_values,
-        vector: Vector::on(Path::Portable),
-        far: None,
-    };
+    let parts = ParitySplit::of(&table, 494);
+    let context = parts.context(&rules);
+    let rare = &parts.rare;
     let old = &table[..cut];
     let heaps = 256;
     for path in Path::supported_paths() {
