@@ -949,8 +949,8 @@ impl Engine {
     /// Compares the options through rare heaps with at most `candidates`
     /// values a heap (rounded up to a few, at most 32) where the block path
     /// can, instead of marking them all; 0: always marks them. For tests:
-    /// by default the block path compares with up to 32 on one thread
-    /// (with a helper thread, the two threads' marks are never compared).
+    /// by default the block path compares with up to 32 (with a helper
+    /// thread, only while the helper marks through every rare heap).
     pub fn compare_with(&mut self, candidates: usize) {
         self.candidates = candidates.min(compared::CANDIDATES);
     }

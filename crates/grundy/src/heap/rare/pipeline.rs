@@ -300,8 +300,9 @@ pub(super) fn pipeline<const W: usize>(
     };
     // Marks for `heaps` through the rare heaps `rare[heaps_of]` (all
     // final) whose partner is below `cut`; each heap's limit (its marks
-    // are exact below it: see `compared`, used when `heaps_of` is every
-    // rare heap below `cut`); and the number of options.
+    // are exact below it: see `compared`, used when `every` says that
+    // `heaps_of` is every rare heap below `cut`); and the number of
+    // options. With the helper, that is when it takes them all.
     let old_marks = |heaps: std::ops::Range<usize>,
                      cut: usize,
                      heaps_of: std::ops::Range<usize>,
@@ -331,14 +332,14 @@ pub(super) fn pipeline<const W: usize>(
     let mut done = start;
     std::thread::scope(|scope| {
         let (jobs, job_queue) =
-            mpsc::channel::<(std::ops::Range<usize>, usize, std::ops::Range<usize>)>();
+            mpsc::channel::<(std::ops::Range<usize>, usize, std::ops::Range<usize>, bool)>();
         let (results, result_queue) = mpsc::channel();
         let old_marks = &old_marks;
         if helper {
             scope.spawn(move || {
-                for (heaps, cut, heaps_of) in job_queue {
+                for (heaps, cut, heaps_of, every) in job_queue {
                     if results
-                        .send(old_marks(heaps, cut, heaps_of, false))
+                        .send(old_marks(heaps, cut, heaps_of, every))
                         .is_err()
                     {
                         break;
@@ -361,7 +362,10 @@ pub(super) fn pipeline<const W: usize>(
             let next = block.end..(block.end + BLOCK).min(limit);
             let split = count * share / 64;
             let asked = !next.is_empty()
-                && (!helper || jobs.send((next.clone(), block.start, 0..split)).is_ok());
+                && (!helper
+                    || jobs
+                        .send((next.clone(), block.start, 0..split, split == count))
+                        .is_ok());
             let asked_count = count;
             let context = view(count);
             // The rare list is fixed for the block: cursors start afresh.
