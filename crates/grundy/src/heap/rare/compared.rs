@@ -26,7 +26,7 @@
 //! that is a heap in some hundreds.
 
 use super::{Bits, RareSplit};
-use crate::heap::simd::{self, Path};
+use crate::heap::simd::Path;
 
 /// Candidates per heap.
 pub(super) const CANDIDATES: usize = 32;
@@ -53,7 +53,7 @@ fn made_by(
     group: &[[u8; LANES]; AT_ONCE],
 ) -> [u64; AT_ONCE] {
     #[cfg(target_arch = "x86_64")]
-    if path.avx512() && simd::available() {
+    if path.avx512() && crate::heap::simd::available() {
         // SAFETY: the features were just checked; each run lies in `old`
         // (checked where the runs are made).
         return unsafe { made_avx512(old, runs, group) };
