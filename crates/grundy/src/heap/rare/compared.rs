@@ -25,6 +25,7 @@
 //! ([`super::pipeline::block_value`]); with a candidate list long enough,
 //! that is a heap in some hundreds.
 
+use super::packed::{bytes_hold, decode};
 use super::{Bits, RareSplit};
 use crate::heap::simd::Path;
 
@@ -131,13 +132,6 @@ fn marked(rare: usize) -> usize {
     rare * 3 / 5
 }
 
-/// The common value whose low bits are `b`, under a mask with bit 8 and
-/// low bits `mask`.
-#[inline]
-fn decode(b: u8, mask: u8) -> u32 {
-    u32::from(b) | ((!(b & mask).count_ones() & 1) << 8)
-}
-
 /// The rare heaps (a range of `context`'s list) whose options the rows
 /// `low..low + LANES` may compare with candidates instead of marking,
 /// given the table `old` below the block (`cut = old.len()`) and the last
@@ -151,9 +145,10 @@ pub(super) fn deferred(
     last_rare: usize,
 ) -> std::ops::Range<usize> {
     let (rules, split, rare) = (context.rules, context.split, context.rare);
-    let parity = split.free == 0 && !split.domain && split.shift == 0;
-    let byte = split.mask & 0x100 != 0 && split.mask < 0x200;
-    if !parity || !byte || rules.splits.len() != 1 || rules.unequal || rare.is_empty() {
+    // The class is the parity alone, for every heap alike.
+    let plain = !split.domain && split.shift == 0;
+    if !plain || !bytes_hold(&split) || rules.splits.len() != 1 || rules.unequal || rare.is_empty()
+    {
         return 0..0;
     }
     let k = rules.splits[0];

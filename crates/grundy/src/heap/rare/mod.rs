@@ -902,7 +902,7 @@ impl Engine {
         let (Some((prefix, window)), Some(split)) = (self.packing, self.split) else {
             return;
         };
-        if split.free != 0 || split.mask & 0x100 == 0 || self.work.bound > 512 {
+        if !packed::bytes_hold(&split) || self.work.bound > 512 {
             return;
         }
         let lo = prefix.max(last_rare + 1);

@@ -49,10 +49,16 @@ pub(super) struct Far<'a> {
     mask: u8,
 }
 
+/// Whether a split's common values below 512 are their low bytes (see
+/// the module): a parity split whose mask has bit 8.
+pub(super) fn bytes_hold(split: &super::Split) -> bool {
+    split.free == 0 && split.mask & 0x100 != 0
+}
+
 /// The value whose low bits are `b` and that is common under a mask with
 /// bit 8 and low bits `mask`.
 #[inline]
-fn decode(b: u8, mask: u8) -> u32 {
+pub(super) fn decode(b: u8, mask: u8) -> u32 {
     u32::from(b) | ((!(b & mask).count_ones() & 1) << 8)
 }
 
