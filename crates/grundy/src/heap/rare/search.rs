@@ -5,14 +5,16 @@ use super::packed::Far;
 use super::{Bits, Cell, RareSplit, Stats, MAX_RARE_BOUND};
 use crate::heap::simd::{self, Path};
 
-/// On the portable path, splits `(a, m - a)` with `a` up to this are
-/// marked in bytes before the search proper ([`confirm`]): 0.6 at 10^6
-/// took 3.15 s of processor time against 4.66 s without (and 1.77 s against
-/// 2.37 s on 0.007 at 10^5). Since the search counts its hits in a
-/// register, 2048 beats 1024: 0.6 to 10^6 in 1.93-2.00 s against
-/// 2.07-2.08 s (512: 2.45 s, 4096: 2.45 s), 0.007 to 10^5 alike
-/// (`GRUNDY_SIMD=portable octal_speed 06 1000000 serial`, AMD EPYC Zen 4).
-const DENSE_SPLITS: usize = 2048;
+/// On the portable path, the first splits of the search order ([`Order`],
+/// at least this many, whole spans) are marked in bytes before the search
+/// proper ([`confirm`]): 0.6 at 10^6 took 3.15 s of processor time against
+/// 4.66 s without (and 1.77 s against 2.37 s on 0.007 at 10^5). When the
+/// splits were taken from the first one up, 2,048 did best (0.6 to 10^6 in
+/// 1.93-2.00 s against 2.07-2.08 s with 1,024); in the order of three runs
+/// the first 1,024 find about as many values, and 0.6 to 10^6 took
+/// 1.59-1.60 s against 1.70-1.71 s with 2,048 (`GRUNDY_SIMD=portable
+/// octal_speed 06 1000000 serial`, AMD EPYC Zen 4; 0.007 alike either way).
+const DENSE_SPLITS: usize = 1024;
 
 /// The same on the AVX2 path for values of 1024 and more, which its byte
 /// tables do not hold (measured with 1024 before the change above).
@@ -21,6 +23,106 @@ const WIDE_DENSE_SPLITS: usize = 1024;
 /// More wanted values than this (the most the searches compare at once)
 /// take [`DENSE_SPLITS`].
 const MANY_WANTED: u32 = 8;
+
+/// Where the runs of splits that the search takes in turns begin: the
+/// splits `(a, m - a)` with `a` from 1, from 8,192 and from 65,536 (those
+/// below the middle), [`TURN`] of each in turn. Small heaps' values are
+/// few and repeat, large heaps' spread over the common class, and a wanted
+/// value that one kind seldom makes the other often does. On Officers (0.6,
+/// 120 heaps between 300,000 and 10^6), every wanted value turned up after
+/// 1,526 splits on average in this order against 2,743 from the first split
+/// up, and 2.1 values a heap were left after 1,024 splits against 8.4
+/// (2.2 after 2,048). Runs from 1, 2,048, 16,384 and 131,072 did almost as
+/// well (1,618), runs from 1 and 4,096 worse (2,381).
+const RUNS: [usize; 3] = [1, 8192, 65536];
+
+/// Splits of a run taken in its first turn: 32 to 256 gave the same
+/// counts, 512 left more values after the first 1,024. Each round of turns
+/// takes twice as many as the one before (up to 2^16), so that a search
+/// through every split (a rare heap's) is not cut into thousands of calls:
+/// with turns of 256 throughout, 0.007 to 10^5 took 1.50-1.62 s on the
+/// portable path against 1.01-1.09 s from the first split up.
+const TURN: usize = 256;
+
+#[cfg(test)]
+thread_local! {
+    /// Testing aid: other run starts, so that tables of a few thousand
+    /// heaps have several runs.
+    pub(super) static TEST_RUNS: std::cell::Cell<Option<[usize; 3]>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// The splits `(a, m - a)` for `a` in `1..=half`, in the order the search
+/// looks at them: spans `from..=to` from each run of [`RUNS`] in turn,
+/// [`TURN`] splits long in the first round and twice as long in each
+/// round after it; every split in exactly one span.
+#[derive(Clone, Debug)]
+pub(super) struct Order {
+    /// Each run's next split and its last.
+    next: [usize; 3],
+    last: [usize; 3],
+    /// The run whose turn it is.
+    turn: usize,
+    /// Splits a turn in this round.
+    span: usize,
+}
+
+impl Order {
+    pub(super) fn new(half: usize) -> Order {
+        #[cfg(test)]
+        let runs = TEST_RUNS.with(|r| r.get()).unwrap_or(RUNS);
+        #[cfg(not(test))]
+        let runs = RUNS;
+        let last = [half.min(runs[1] - 1), half.min(runs[2] - 1), half];
+        Order {
+            next: runs,
+            last,
+            turn: 0,
+            span: TURN,
+        }
+    }
+
+    /// The order past its first `count` splits (whole spans: `count` is
+    /// rounded up to one).
+    fn after(half: usize, count: usize) -> Order {
+        let mut order = Order::new(half);
+        let mut skipped = 0;
+        while skipped < count {
+            match order.next() {
+                Some((from, to)) => skipped += to + 1 - from,
+                None => break,
+            }
+        }
+        order
+    }
+}
+
+impl Iterator for Order {
+    type Item = (usize, usize);
+
+    fn next(&mut self) -> Option<(usize, usize)> {
+        for _ in 0..3 {
+            let i = self.turn;
+            self.turn = (i + 1) % 3;
+            if self.next[i] <= self.last[i] {
+                let from = self.next[i];
+                let to = (from + self.span - 1).min(self.last[i]);
+                self.next[i] = to + 1;
+                if i == 2
+                    || self.next[i + 1..]
+                        .iter()
+                        .zip(&self.last[i + 1..])
+                        .all(|(n, l)| n > l)
+                {
+                    // A round is over: longer turns from now on.
+                    self.span = (2 * self.span).min(1 << 16);
+                }
+                return Some((from, to));
+            }
+        }
+        None
+    }
+}
 
 /// Which splits of `n` can produce a rare value from two common heaps,
 /// indexed by the parity class of `n - k`.
@@ -100,9 +202,9 @@ pub(super) fn confirm<T: Cell, const W: usize>(
     }
     let searchable = searchable(context, n);
     let top = 64 * W - 1;
-    // Without vector code the first splits of each size, which hit most
-    // wanted values (58 per heap on 0.6 at 10^6, half of them in the first
-    // 256 splits), are cheaper marked in bytes without a branch per split
+    // Without vector code the first splits of each size in the search
+    // order, which hit most wanted values (55 per heap on 0.6 at 10^6, all
+    // but 2 on average in the first 1,024), are cheaper marked in bytes without a branch per split
     // than crossed off the set one hit at a time; the few values left are
     // then compared 16 splits at a time (`simd::search_to`). The vector
     // paths gain nothing from it (measured on 0.6 and 0.007).
@@ -130,22 +232,25 @@ pub(super) fn confirm<T: Cell, const W: usize>(
         for &k in &context.rules.splits {
             if n >= k + 2 && searchable[(context.split.domain as usize) & ((n - k) & 1)] {
                 let m = n - k;
-                let end = near(m).min(dense);
-                if end == 0 {
-                    continue;
-                }
-                match T::narrow(table) {
-                    Some(narrow) => dense_marks(narrow, m, end, seen, top),
-                    None => {
-                        let low = &table[1..=end];
-                        let high = &table[m - end..m];
-                        for (x, y) in low.iter().zip(high.iter().rev()) {
-                            let (x, y): (u32, u32) = ((*x).into(), (*y).into());
-                            seen[(x ^ y) as usize & top] = 1;
+                let mut marked = 0;
+                for (from, to) in Order::new(near(m)) {
+                    if marked >= dense {
+                        break;
+                    }
+                    match T::narrow(table) {
+                        Some(narrow) => dense_marks(narrow, m, from, to, seen, top),
+                        None => {
+                            let low = &table[from..=to];
+                            let high = &table[m - to..=m - from];
+                            for (x, y) in low.iter().zip(high.iter().rev()) {
+                                let (x, y): (u32, u32) = ((*x).into(), (*y).into());
+                                seen[(x ^ y) as usize & top] = 1;
+                            }
                         }
                     }
+                    marked += to + 1 - from;
                 }
-                stats.scan_steps += end as u64;
+                stats.scan_steps += marked as u64;
             }
         }
         let mut left = false;
@@ -175,17 +280,13 @@ pub(super) fn confirm<T: Cell, const W: usize>(
         for &k in &context.rules.splits {
             if n >= k + 2 && searchable[(context.split.domain as usize) & ((n - k) & 1)] {
                 let m = n - k;
-                let half = near(m);
-                stats.scan_steps += simd::search_to(
-                    context.vector.search,
-                    narrow,
-                    m,
-                    dense + 1,
-                    half,
-                    &mut wanted,
-                ) as u64;
-                if wanted.count == 0 {
-                    return None;
+                for (from, to) in Order::after(near(m), dense) {
+                    stats.scan_steps +=
+                        simd::search_to(context.vector.search, narrow, m, from, to, &mut wanted)
+                            as u64;
+                    if wanted.count == 0 {
+                        return None;
+                    }
                 }
             }
         }
@@ -221,30 +322,31 @@ pub(super) fn confirm<T: Cell, const W: usize>(
             continue;
         }
         let m = n - k;
-        let half = near(m);
-        let mut b = dense + 1;
-        while b <= half {
-            // Long enough chunks that checking the wanted list stays cheap.
-            let stop = (b + 32 + 2 * count).min(half + 1);
-            // Pairs (a, m - a) for a in b..stop: one slice up, one down.
-            let low = &table[b..stop];
-            let high = &table[m + 1 - stop..m + 1 - b];
-            for (x, y) in low.iter().zip(high.iter().rev()) {
-                let (x, y): (u32, u32) = ((*x).into(), (*y).into());
-                seen[(x ^ y) as usize & top] = 1;
-            }
-            stats.scan_steps += (stop - b) as u64;
-            b = stop;
-            // Drop the values found; done when none is left.
-            let mut kept = 0;
-            for i in 0..count {
-                let v = wanted[i];
-                wanted[kept] = v;
-                kept += (seen[v as usize & top] == 0) as usize;
-            }
-            count = kept;
-            if count == 0 {
-                return None;
+        for (from, to) in Order::after(near(m), dense) {
+            let mut b = from;
+            while b <= to {
+                // Long enough chunks that checking the wanted list stays cheap.
+                let stop = (b + 32 + 2 * count).min(to + 1);
+                // Pairs (a, m - a) for a in b..stop: one slice up, one down.
+                let low = &table[b..stop];
+                let high = &table[m + 1 - stop..m + 1 - b];
+                for (x, y) in low.iter().zip(high.iter().rev()) {
+                    let (x, y): (u32, u32) = ((*x).into(), (*y).into());
+                    seen[(x ^ y) as usize & top] = 1;
+                }
+                stats.scan_steps += (stop - b) as u64;
+                b = stop;
+                // Drop the values found; done when none is left.
+                let mut kept = 0;
+                for i in 0..count {
+                    let v = wanted[i];
+                    wanted[kept] = v;
+                    kept += (seen[v as usize & top] == 0) as usize;
+                }
+                count = kept;
+                if count == 0 {
+                    return None;
+                }
             }
         }
     }
@@ -299,17 +401,18 @@ fn far_splits(
 }
 
 /// Marks in `seen` the values of the splits `(a, m - a)` for `a` in
-/// `1..=end`, masked with `top` (below `seen.len()`), four per step.
+/// `from..=to`, masked with `top` (below `seen.len()`).
 #[inline(never)]
 fn dense_marks(
     table: &[u16],
     m: usize,
-    end: usize,
+    from: usize,
+    to: usize,
     seen: &mut [u8; MAX_RARE_BOUND as usize],
     top: usize,
 ) {
-    let low = &table[1..=end];
-    let high = &table[m - end..m];
+    let low = &table[from..=to];
+    let high = &table[m - to..=m - from];
     let top = (top & (MAX_RARE_BOUND as usize - 1)) as u16;
     // Chunks of 64 splits: the values in vector lanes, stored aside, then
     // marked with a load and a store each (extracting lanes from vector

@@ -605,17 +605,60 @@ proptest! {
             want.set(v);
         }
         let expected = smallest_missing(&table, m, &want);
-        for path in Path::supported_paths() {
-            let context = RareSplit {
-                rules: &rules,
-                split,
-                odd: &odd,
-                rare: &[],
-                rare_values: &[],
-                vector: Vector::on(path),
-                far: None,
-            };
-            prop_assert_eq!(confirm_all(&context, &table, &want), expected, "{}", path);
+        // The search's own runs (one, at these sizes), and three short
+        // ones, so that the turns between runs are searched too.
+        for runs in [None, Some([1, 97, 613])] {
+            search::TEST_RUNS.with(|r| r.set(runs));
+            for path in Path::supported_paths() {
+                let context = RareSplit {
+                    rules: &rules,
+                    split,
+                    odd: &odd,
+                    rare: &[],
+                    rare_values: &[],
+                    vector: Vector::on(path),
+                    far: None,
+                };
+                let got = confirm_all(&context, &table, &want);
+                prop_assert_eq!(got, expected, "{} runs {:?}", path, runs);
+            }
+        }
+        search::TEST_RUNS.with(|r| r.set(None));
+    }
+
+    #[test]
+    fn the_search_order_takes_every_split_once_in_turns(
+        half in 0usize..5000,
+        second in 2usize..600,
+        third in 0usize..2000,
+    ) {
+        let runs = [1, second, second + 1 + third];
+        search::TEST_RUNS.with(|r| r.set(Some(runs)));
+        let spans: Vec<(usize, usize)> = search::Order::new(half).collect();
+        search::TEST_RUNS.with(|r| r.set(None));
+        let mut seen = vec![0u8; half + 1];
+        for &(from, to) in &spans {
+            prop_assert!(1 <= from && from <= to && to <= half);
+            for count in &mut seen[from..=to] {
+                *count += 1;
+            }
+        }
+        prop_assert!(seen[1..].iter().all(|&c| c == 1), "every split once");
+        // Each run's spans in increasing order, the runs taken in turns
+        // while more than one is left.
+        let run = |a: usize| runs.iter().rposition(|&s| s <= a).expect("a run");
+        for (j, pair) in spans.windows(2).enumerate() {
+            let (x, y) = (run(pair[0].0), run(pair[1].0));
+            if x == y {
+                prop_assert_eq!(pair[0].1 + 1, pair[1].0, "a run's spans in order");
+            }
+            // The runs with spans still to come.
+            let left: Vec<usize> = (0..3)
+                .filter(|&i| spans[j + 1..].iter().any(|s| run(s.0) == i))
+                .collect();
+            if left.len() > 1 && left.contains(&x) {
+                prop_assert_ne!(x, y, "a run twice in a row: {:?}", pair);
+            }
         }
     }
 

@@ -347,8 +347,13 @@ unsafe fn search_avx512_batched<const G: usize>(
     // the end of those so far, so the buffer holds one step more.
     let mut found = [0u16; 32 * (BATCH_STEPS + 1)];
     // Short batches first, while most steps hit and a value would be
-    // found again before it is taken out.
-    let mut steps = FIRST_BATCH_STEPS;
+    // found again before it is taken out: from the first splits only (a
+    // search that starts further in has found most values already).
+    let mut steps = if a <= 32 * BATCH_STEPS {
+        FIRST_BATCH_STEPS
+    } else {
+        BATCH_STEPS
+    };
     while a + 31 <= half {
         let set = set_registers::<G>(want);
         let mut count = 0;
