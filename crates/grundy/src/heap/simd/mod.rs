@@ -878,6 +878,16 @@ impl SmallSets for Portable {
         // for k = kmax - j), as in the vector versions; each lane has a word
         // of its own, and only those of the split sizes in `ks` count.
         let base = table.as_ptr().add(n - kmax);
+        if ks.count_ones() == 1 {
+            // One split size (0.16's): its partner alone, one load a rare
+            // heap, instead of four lanes of which three are dropped.
+            let j = ks.trailing_zeros() as usize;
+            return rare.iter().zip(values).fold(0, |bits, (&r, &v)| {
+                // SAFETY: r + kmax < n: the word n - kmax - r + j (j <= 3) is in the table.
+                let partner = unsafe { *base.sub(r as usize).add(j) };
+                bits | bit(u64::from(v ^ u32::from(partner)))
+            });
+        }
         // Where the word at the j-th address lies in the 64-bit load.
         let shift = |j: u32| {
             if cfg!(target_endian = "little") {
