@@ -11,9 +11,10 @@ use crate::heap::simd::{self, Path};
 /// 4.66 s without (and 1.77 s against 2.37 s on 0.007 at 10^5). When the
 /// splits were taken from the first one up, 2,048 did best (0.6 to 10^6 in
 /// 1.93-2.00 s against 2.07-2.08 s with 1,024); in the order of three runs
-/// the first 1,024 find about as many values, and 0.6 to 10^6 took
-/// 1.59-1.60 s against 1.70-1.71 s with 2,048 (`GRUNDY_SIMD=portable
-/// octal_speed 06 1000000 serial`, AMD EPYC Zen 4; 0.007 alike either way).
+/// the first 1,024 find about as many values, and 0.6 to 10^6 took 1.60 s
+/// against 1.71 s with 2,048 (medians of three runs); 768 took as long as
+/// 1,024 and 512 took 2.0 s (`GRUNDY_SIMD=portable octal_speed 06 1000000
+/// serial`, AMD EPYC Zen 4; 0.007 alike either way).
 const DENSE_SPLITS: usize = 1024;
 
 /// The same on the AVX2 path for values of 1024 and more, which its byte
@@ -82,8 +83,8 @@ impl Order {
         }
     }
 
-    /// The order past its first `count` splits (whole spans: `count` is
-    /// rounded up to one).
+    /// The order past its first `count` splits (rounded up to whole
+    /// spans, as the portable path's byte marks take them).
     fn after(half: usize, count: usize) -> Order {
         let mut order = Order::new(half);
         let mut skipped = 0;
@@ -204,10 +205,11 @@ pub(super) fn confirm<T: Cell, const W: usize>(
     let top = 64 * W - 1;
     // Without vector code the first splits of each size in the search
     // order, which hit most wanted values (55 per heap on 0.6 at 10^6, all
-    // but 2 on average in the first 1,024), are cheaper marked in bytes without a branch per split
-    // than crossed off the set one hit at a time; the few values left are
-    // then compared 16 splits at a time (`simd::search_to`). The vector
-    // paths gain nothing from it (measured on 0.6 and 0.007).
+    // but 2 on average in the first 1,024), are cheaper marked in bytes
+    // without a branch per split than crossed off the set one hit at a
+    // time; the few values left are then compared 16 splits at a time
+    // (`simd::search_to`). The vector paths gain nothing from it (measured
+    // on 0.6 and 0.007).
     // Only when many values are wanted: with a few (0.354, whose wanted
     // values turn up in the first splits), marking 1024 splits costs more
     // than it saves (0.354's proof took 31 s instead of 12 s).
