@@ -636,76 +636,6 @@ unsafe fn word_bits(v: std::arch::x86_64::__m512i, keep: u32) -> std::arch::x86_
     )
 }
 
-/// For values below 64 and splits `k` within four of each other: the set of
-/// `values[i] ^ table[n - k - rare[i]]` for every rare heap and every `k` in
-/// `kmax - 3..=kmax` whose bit `kmax - k` is set in `ks`, as the bits of a
-/// word: the options of `n` through rare heaps, eight rare heaps per step
-/// (one 64-bit load of four consecutive partners each).
-///
-/// # Safety
-/// AVX-512F/BW must be available, `rare` and `values` as long, every
-/// `rare[i] + kmax < n <= table.len()`, `kmax >= 3`, and `n < 2^31`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline]
-pub unsafe fn rare_span64(
-    table: &[u16],
-    rare: &[u32],
-    values: &[u32],
-    n: usize,
-    kmax: usize,
-    ks: u8,
-) -> u64 {
-    use std::arch::x86_64::*;
-    debug_assert!(rare.len() == values.len() && kmax >= 3 && n <= table.len());
-    debug_assert!(rare.iter().all(|&r| r as usize + kmax < n));
-    let base = table.as_ptr().add(n - kmax);
-    // Which of the 32 words count: `ks` for each of the eight heaps.
-    let pattern = (ks as u32 & 15) * 0x1111_1111;
-    let mut bits = _mm512_setzero_si512();
-    let mut i = 0;
-    while i < rare.len() {
-        let left = rare.len() - i;
-        let words: __mmask32 = if left >= 8 {
-            pattern
-        } else {
-            pattern & ((1 << (4 * left)) - 1)
-        };
-        // Four words from n - kmax - r: lane j is the partner for k = kmax - j.
-        // Eight 64-bit loads, as the AVX2 version does, not a gather: with
-        // the gather, 0.1777 to 10^7 took 0.46 s against 0.40 s on AMD's
-        // Zen 4 (`octal_speed 01777 10000000 serial`); other processors
-        // were not measured.
-        let at = |j: usize| {
-            if j < left {
-                // SAFETY: rare[i + j] + kmax < n: the four words at
-                // n - kmax - rare[i + j] are below n <= table.len().
-                unsafe { (base.sub(rare[i + j] as usize) as *const i64).read_unaligned() }
-            } else {
-                0
-            }
-        };
-        let low = _mm256_set_epi64x(at(3), at(2), at(1), at(0));
-        let high = _mm256_set_epi64x(at(7), at(6), at(5), at(4));
-        let partners = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(low), high);
-        // A masked 512-bit load (the 256-bit one needs AVX-512VL): masked
-        // lanes are not read.
-        let heaps: __mmask16 = if left >= 8 { 0xff } else { (1 << left) - 1 };
-        let own = _mm512_castsi512_si256(_mm512_maskz_loadu_epi32(
-            heaps,
-            values.as_ptr().add(i) as *const i32,
-        ));
-        // The rare heap's value in each of its four words.
-        let own = _mm512_cvtepu32_epi64(own);
-        let own = _mm512_or_si512(own, _mm512_slli_epi64::<16>(own));
-        let own = _mm512_or_si512(own, _mm512_slli_epi64::<32>(own));
-        let x = _mm512_xor_si512(partners, own);
-        bits = _mm512_or_si512(bits, word_bits(x, words));
-        i += 8;
-    }
-    _mm512_reduce_or_epi64(bits) as u64
-}
-
 /// For values below 64: the set of `values[i] ^ table[m - rare[i]]` over
 /// every rare heap, as the bits of a word: the options through rare heaps, 16 per step (a gather of the
 /// partners).
@@ -774,10 +704,17 @@ pub trait SmallSets {
     /// # Safety
     /// As [`rare_set64`] (the features only for [`Avx512`]).
     unsafe fn rare_set(table: &[u16], rare: &[u32], values: &[u32], m: usize) -> u64;
-    /// See [`rare_span64`].
+    /// For splits `k` within four of each other: the set of `values[i] ^
+    /// table[n - k - rare[i]]` for every rare heap and every `k` in `kmax -
+    /// 3..=kmax` whose bit `kmax - k` is set in `ks`, as the bits of a word
+    /// (values below 64): the options of `n` through rare heaps. The
+    /// small-value loop calls it with one split size; with several it
+    /// takes [`SmallSets::rare_set`] for one and the others from the heaps
+    /// before.
     ///
     /// # Safety
-    /// As [`rare_span64`].
+    /// The features of `Self`; `rare` and `values` as long, every
+    /// `rare[i] + kmax < n <= table.len()`, `kmax >= 3`, and `n < 2^31`.
     unsafe fn rare_span(
         table: &[u16],
         rare: &[u32],
@@ -818,15 +755,15 @@ impl SmallSets for Avx512 {
         kmax: usize,
         ks: u8,
     ) -> u64 {
-        if ks.count_ones() == 1 {
-            // One split size (0.16's): a gather of 16 partners a step
-            // instead of four lanes for each rare heap of which three are
-            // dropped. 0.16 to 10^6 (`octal_speed 016 1000000 serial`, AMD
-            // EPYC Zen 4): 0.070-0.072 s against 0.086-0.096 s.
-            let k = kmax - ks.trailing_zeros() as usize;
-            return rare_set64(table, rare, values, n - k);
-        }
-        rare_span64(table, rare, values, n, kmax, ks)
+        // Each split size's partners gathered 16 at a time. With one split
+        // size (0.16's) this beat one 64-bit load of four partners a rare
+        // heap, three of them dropped, eight rare heaps to a vector: 0.16
+        // to 10^6 took 0.070-0.072 s against 0.086-0.096 s (`octal_speed
+        // 016 1000000 serial`, AMD EPYC Zen 4).
+        debug_assert!(kmax >= 3 && rare.iter().all(|&r| r as usize + kmax < n));
+        (0..4).filter(|j| ks & (1 << j) != 0).fold(0, |bits, j| {
+            bits | rare_set64(table, rare, values, n - (kmax - j))
+        })
     }
     #[inline(always)]
     unsafe fn pair_set(table: *const u16, m: usize, a: usize) -> u64 {
@@ -882,42 +819,19 @@ impl SmallSets for Portable {
     ) -> u64 {
         debug_assert!(rare.len() == values.len() && kmax >= 3 && n <= table.len());
         debug_assert!(rare.iter().all(|&r| r as usize + kmax < n));
-        // One 64-bit load brings the four partners of a rare heap (lane j
-        // for k = kmax - j), as in the vector versions; each lane has a word
-        // of its own, and only those of the split sizes in `ks` count.
+        // Each split size's partner alone, one load a rare heap. With one
+        // split size (0.16's) this beat one 64-bit load of the four
+        // partners for k = kmax - 3..=kmax, three of them dropped: 0.16 to
+        // 10^6 took 0.128-0.147 s against 0.190-0.193 s (`GRUNDY_SIMD=portable
+        // octal_speed 016 1000000 serial`, AMD EPYC Zen 4).
         let base = table.as_ptr().add(n - kmax);
-        if ks.count_ones() == 1 {
-            // One split size (0.16's): its partner alone, one load a rare
-            // heap, instead of four lanes of which three are dropped.
-            let j = ks.trailing_zeros() as usize;
-            return rare.iter().zip(values).fold(0, |bits, (&r, &v)| {
-                // SAFETY: r + kmax < n: the word n - kmax - r + j (j <= 3) is in the table.
+        (0..4).filter(|j| ks & (1 << j) != 0).fold(0, |bits, j| {
+            rare.iter().zip(values).fold(bits, |bits, (&r, &v)| {
+                // SAFETY: r + kmax < n: the word n - kmax - r + j (j <= 3)
+                // is in the table.
                 let partner = unsafe { *base.sub(r as usize).add(j) };
                 bits | bit(u64::from(v ^ u32::from(partner)))
-            });
-        }
-        // Where the word at the j-th address lies in the 64-bit load.
-        let shift = |j: u32| {
-            if cfg!(target_endian = "little") {
-                16 * j
-            } else {
-                48 - 16 * j
-            }
-        };
-        let (mut w0, mut w1, mut w2, mut w3) = (0u64, 0u64, 0u64, 0u64);
-        for (&r, &v) in rare.iter().zip(values) {
-            // SAFETY: r + kmax < n: the four words from n - kmax - r are in the table.
-            let four = unsafe { base.sub(r as usize).cast::<u64>().read_unaligned() }
-                ^ (u64::from(v) * 0x0001_0001_0001_0001);
-            let lane = |j: u32| bit((four >> shift(j)) & 63);
-            w0 |= lane(0);
-            w1 |= lane(1);
-            w2 |= lane(2);
-            w3 |= lane(3);
-        }
-        let counted = [w0, w1, w2, w3];
-        (0..4).fold(0, |bits, j| {
-            bits | if ks & (1 << j) != 0 { counted[j] } else { 0 }
+            })
         })
     }
     #[inline(always)]
@@ -1090,10 +1004,7 @@ mod tests {
                 prop_assert_eq!(fast, bits_of(rare.iter().map(|&r| pair(m, r))));
             }
             let mask = ks.iter().fold(0u8, |acc, k| acc | 1 << (kmax - k));
-            let fast = unsafe { rare_span64(&table, &rare, &values, n, kmax, mask) };
             let slow = bits_of(ks.iter().flat_map(|&k| rare.iter().map(move |&r| (k, r))).map(|(k, r)| pair(n - k, r)));
-            prop_assert_eq!(fast, slow);
-            // As the loop calls it (one split size takes the gather).
             let fast = unsafe { <Avx512 as SmallSets>::rare_span(&table, &rare, &values, n, kmax, mask) };
             prop_assert_eq!(fast, slow);
             // Splits (a, m - a) for a in 33..65.
