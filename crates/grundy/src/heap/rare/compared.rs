@@ -43,6 +43,15 @@ struct Run {
     value: u8,
 }
 
+/// What [`compare`] keeps between groups of heaps, so that a block's groups
+/// allocate once: the deferred rare heaps' runs, and their options as
+/// bytes where a path reads them so.
+#[derive(Default)]
+pub(super) struct Scratch {
+    runs: Vec<Run>,
+    options: Vec<[u8; LANES]>,
+}
+
 /// Which candidates of `group` (bit i of entry j: heap i's) some option of
 /// `runs` makes.
 #[inline(always)]
@@ -181,25 +190,28 @@ pub(super) fn compare<const W: usize>(
     deferred: std::ops::Range<usize>,
     marks: &mut [Bits<W>],
     limits: &mut [u32],
-    options: &mut Vec<[u8; LANES]>,
+    scratch: &mut Scratch,
     (path, most): (Path, usize),
 ) -> u64 {
     assert!(marks.len() == LANES && limits.len() == LANES && W * 64 >= 512);
     let k = context.rules.splits[0];
     let low_mask = context.split.mask as u8;
     let odd = context.odd;
-    let runs: Vec<Run> = context.rare[deferred.clone()]
-        .iter()
-        .zip(&context.rare_values[deferred.clone()])
-        .map(|(&r, &value)| {
-            let at = low - k - r as usize;
-            assert!(at + LANES <= old.len(), "a whole run");
-            Run {
-                at,
-                value: value as u8,
-            }
-        })
-        .collect();
+    let Scratch { runs, options } = scratch;
+    runs.clear();
+    runs.extend(
+        context.rare[deferred.clone()]
+            .iter()
+            .zip(&context.rare_values[deferred.clone()])
+            .map(|(&r, &value)| {
+                let at = low - k - r as usize;
+                assert!(at + LANES <= old.len(), "a whole run");
+                Run {
+                    at,
+                    value: value as u8,
+                }
+            }),
+    );
     options.clear();
     // Each heap's unmarked common values not yet taken as candidates.
     let mut free: [[u64; 8]; LANES] =
@@ -228,7 +240,7 @@ pub(super) fn compare<const W: usize>(
                 group[i] = last[i];
             }
         }
-        let found = made_by(path, old, &runs, options, &group);
+        let found = made_by(path, old, runs, options, &group);
         for j in 0..AT_ONCE {
             // Candidates some option makes are marked; one that none makes
             // settles its heap.

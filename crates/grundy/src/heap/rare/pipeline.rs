@@ -45,7 +45,7 @@ pub(super) fn block_marks<const W: usize>(
     let end = first + marks.len();
     let top = width - 1;
     let mut rows = vec![0u8; rows_at_once * width];
-    let mut options = Vec::new();
+    let mut scratch = compared::Scratch::default();
     let mut steps = 0;
     if let Some(compared) = compared.as_mut() {
         compared.limits.fill(u32::MAX);
@@ -104,8 +104,12 @@ pub(super) fn block_marks<const W: usize>(
         };
         let full = high - low == rows_at_once;
         for &k in &context.rules.splits {
-            let rare = context.rare.iter().zip(context.rare_values);
-            for (_, (&r, &value)) in rare.enumerate().filter(|(i, _)| !deferred.contains(i)) {
+            // Every rare heap but the deferred ones: the two ranges around them.
+            let (rare, values) = (context.rare, context.rare_values);
+            let (before, after) = (..deferred.start, deferred.end..);
+            let kept = (rare[before].iter().zip(&values[before]))
+                .chain(rare[after.clone()].iter().zip(&values[after]));
+            for (&r, &value) in kept {
                 let r = r as usize;
                 // Heap n pairs r with m - r = n - k - r: r < m and m - r < cut.
                 let from = low.max(r + k + 1);
@@ -146,7 +150,7 @@ pub(super) fn block_marks<const W: usize>(
                 deferred,
                 &mut marks[low - first..high - first],
                 &mut c.limits[low - first..high - first],
-                &mut options,
+                &mut scratch,
                 (path, c.candidates),
             );
         }
