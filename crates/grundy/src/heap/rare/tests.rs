@@ -474,6 +474,63 @@ fn rare_value_with(
     scalar
 }
 
+/// G(n) by the definition over a given table (any values): the mex of
+/// every option of heap `n` under `digits`.
+fn mex_over(digits: &[u8], table: &[u16], n: usize) -> u16 {
+    let mut seen = [false; 1 << 16];
+    for (k, &d) in digits.iter().enumerate().skip(1) {
+        if d & 1 != 0 && n == k {
+            seen[0] = true;
+        }
+        if d & 2 != 0 && n > k {
+            seen[usize::from(table[n - k])] = true;
+        }
+        if d & 4 != 0 && n >= k + 2 {
+            for a in 1..=(n - k) / 2 {
+                seen[usize::from(table[a] ^ table[n - k - a])] = true;
+            }
+        }
+    }
+    seen.iter().position(|s| !s).expect("a value is missing") as u16
+}
+
+proptest! {
+    #[test]
+    fn the_small_value_loop_is_exact_on_any_table_with_split_sizes_far_apart(
+        prefix in prop::collection::vec(0u16..8, 200..400),
+        mask in 1u32..16,
+        far in 12usize..30,
+        path in paths(),
+    ) {
+        // Splits of 1 and `far`: no code of that kind keeps its values
+        // small for long, but the loop must be exact on any table, and its
+        // search's byte copies must reach back past the largest split.
+        let mut digits = vec![0u8; far + 1];
+        digits[1] = 6;
+        digits[far] = 4;
+        let rules = TakeBreak::new(&digits).unwrap();
+        let split = Split { mask, free: 0, domain: false, shift: 0 };
+        let odd = parity_words(mask);
+        let mut table = prefix.clone();
+        table[0] = 0;
+        let mut expected = table.clone();
+        let rare: Vec<u32> = (1..table.len())
+            .filter(|&i| split.class(i, u32::from(table[i])) == 0)
+            .map(|i| i as u32)
+            .collect();
+        let mut rare_values: Vec<u32> = rare.iter().map(|&r| u32::from(table[r as usize])).collect();
+        let mut rare = rare;
+        let limit = table.len() + 300;
+        small_run(&rules, split, &odd, &mut table, (&mut rare, &mut rare_values), limit, 8, path);
+        for n in expected.len()..table.len() {
+            let value = mex_over(&digits, &expected, n);
+            expected.push(value);
+        }
+        prop_assert!(table.len() > prefix.len());
+        prop_assert_eq!(table, expected);
+    }
+}
+
 /// Values from the definition alone, for codes whose splits may have
 /// to leave heaps of different sizes: every option listed as its heaps.
 fn by_definition(digits: &[u8], unequal: bool, n: usize) -> Vec<u32> {

@@ -699,6 +699,9 @@ pub trait SmallSets {
     const EAGER: bool = true;
     /// The splits [`SmallSets::pair_set`] looks at.
     const STEP: usize = 32;
+    /// Whether the search reads byte copies of the table's first and last
+    /// heaps through [`pair_set_bytes`] where it can.
+    const BYTES: bool = false;
     /// See [`rare_set64`]; same contract.
     ///
     /// # Safety
@@ -775,6 +778,28 @@ impl SmallSets for Avx512 {
     }
 }
 
+/// The set of `up[j] ^ down[7 - j]` for `j` in `0..8` (values below 64),
+/// as the bits of a word: [`SmallSets::pair_set`] for eight splits over
+/// copies of the table with a byte a value, `up` at heap `a` and `down` at
+/// heap `m - a - 7`. The eight values of a run are one 64-bit word, and
+/// the run down is reversed by swapping its bytes (one instruction, where
+/// the lanes of two bytes take six).
+///
+/// # Safety
+/// Eight bytes readable at `up` and at `down`.
+#[inline(always)]
+pub unsafe fn pair_set_bytes(up: *const u8, down: *const u8) -> u64 {
+    // SAFETY: as documented.
+    let (up, down) = unsafe {
+        (
+            up.cast::<u64>().read_unaligned(),
+            down.cast::<u64>().read_unaligned(),
+        )
+    };
+    let values = up ^ down.swap_bytes();
+    (0..8).fold(0, |bits, j| bits | bit(values >> (8 * j) & 63))
+}
+
 /// [`SmallSets`] in plain Rust, for any processor: the reference of the
 /// vector versions, and the fallback without AVX-512.
 pub struct Portable;
@@ -802,6 +827,7 @@ fn bit(v: u64) -> u64 {
 impl SmallSets for Portable {
     const EAGER: bool = false;
     const STEP: usize = 8;
+    const BYTES: bool = true;
     #[inline(always)]
     unsafe fn rare_set(table: &[u16], rare: &[u32], values: &[u32], m: usize) -> u64 {
         rare.iter().zip(values).fold(0, |bits, (&r, &v)| {
@@ -981,6 +1007,12 @@ mod tests {
                 if long {
                     prop_assert_eq!(<Portable as SmallSets>::pair_sets(table.as_ptr(), n, &ks, 33), pairs);
                     prop_assert_eq!(<Portable as SmallSets>::pair_set(table.as_ptr(), n - ks[0], 33), first(Portable::STEP));
+                    let bytes: Vec<u8> = table.iter().map(|&v| v as u8).collect();
+                    let m = n - ks[0];
+                    prop_assert_eq!(
+                        pair_set_bytes(bytes.as_ptr().add(33), bytes.as_ptr().add(m - 33 - 7)),
+                        first(8)
+                    );
                 }
             }
             #[cfg(target_arch = "x86_64")]
