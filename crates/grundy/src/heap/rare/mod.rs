@@ -49,7 +49,7 @@ mod triples;
 
 pub use packed::Packed;
 
-use mask::{choose_split, parity_words};
+use mask::{choose_split, parity_words, ValueCounts};
 use pipeline::pipeline;
 use plain::fast_plain_value;
 use single::rare_value_fixed;
@@ -505,6 +505,8 @@ pub struct Engine {
     odd: Vec<u64>,
     work: Work,
     next_review: usize,
+    /// The values counted for the reviews, heap by heap as the table grows.
+    counts: ValueCounts,
     /// Forces the plain method (for tests and `--verify`).
     plain_only: bool,
     /// Heaps from which blocks are computed ([`Engine::parallel_block`];
@@ -590,6 +592,7 @@ impl Engine {
                 ..Work::default()
             },
             next_review: FIRST_REVIEW,
+            counts: ValueCounts::default(),
             plain_only: false,
             parallel_from: PARALLEL_FROM,
             helper: crate::search::default_threads() >= 2,
@@ -790,9 +793,10 @@ impl Engine {
             return;
         }
         let values = &self.values;
-        let (best, common) = match choose_split(&self.rules, len, |i| values.get(i)) {
+        self.counts.count(len, |i| values.get(i));
+        let (best, common) = match choose_split(&self.rules, &self.counts) {
             Some(split) => (Some(split), parity_words(split.mask)),
-            None => match choose_sum_free(len, |i| values.get(i)) {
+            None => match choose_sum_free(&self.counts) {
                 Some((split, common)) => (Some(split), common),
                 None => (None, parity_words(0)),
             },
@@ -1155,9 +1159,10 @@ pub fn common_values(
     if rules.splits.is_empty() {
         return None;
     }
-    let (split, odd) = match choose_split(rules, len, &value) {
+    let counts = ValueCounts::of(len, &value);
+    let (split, odd) = match choose_split(rules, &counts) {
         Some(split) => (split, parity_words(split.mask)),
-        None => choose_sum_free(len, &value)?,
+        None => choose_sum_free(&counts)?,
     };
     let max = (0..len)
         .map(&value)

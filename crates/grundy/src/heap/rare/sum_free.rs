@@ -1,6 +1,7 @@
 //! Choosing a sum-free set of common values, for codes whose values have no
 //! sparse parity class (Treblecross, 0.007).
 
+use super::mask::ValueCounts;
 use super::{Split, MAX_RARE_BOUND};
 
 /// A sum-free set of common values for codes with no sparse parity class
@@ -8,22 +9,13 @@ use super::{Split, MAX_RARE_BOUND};
 /// when no two kept values XOR to it, so that no two common heaps ever XOR
 /// to a common value and common values again come only from rare heaps.
 /// `None` unless the rare heaps are a minority.
-pub(super) fn choose_sum_free(
-    len: usize,
-    value: impl Fn(usize) -> u32,
-) -> Option<(Split, Vec<u64>)> {
-    if len < 64 {
+pub(super) fn choose_sum_free(counts: &ValueCounts) -> Option<(Split, Vec<u64>)> {
+    let len = counts.counted;
+    if len < 64 || counts.wide {
         return None;
     }
     let size = MAX_RARE_BOUND as usize;
-    let mut count = vec![0u64; size];
-    for i in 1..len {
-        let v = value(i) as usize;
-        if v >= size {
-            return None;
-        }
-        count[v] += 1;
-    }
+    let count: Vec<u64> = (0..size).map(|v| counts.heaps_with(v)).collect();
     let mut order: Vec<u32> = (1..size as u32)
         .filter(|v| count[*v as usize] > 0)
         .collect();

@@ -474,6 +474,42 @@ fn rare_value_with(
     scalar
 }
 
+proptest! {
+    #[test]
+    fn value_counts_brought_up_to_date_agree_with_counts_afresh(
+        table in prop::collection::vec(prop_oneof![0u32..64, 0u32..5000], 0..600),
+        lengths in prop::collection::vec(0usize..600, 0..6),
+    ) {
+        // Reviews count the heaps added since the last one; a table that
+        // got shorter is counted afresh.
+        let value = |i: usize| table[i];
+        let mut counts = mask::ValueCounts::default();
+        for len in lengths {
+            counts.count(len.min(table.len()), value);
+        }
+        counts.count(table.len(), value);
+        let fresh = mask::ValueCounts::of(table.len(), value);
+        prop_assert_eq!(counts.counted, fresh.counted);
+        prop_assert_eq!(counts.wide, fresh.wide);
+        prop_assert_eq!(counts.max(), fresh.max());
+        for v in 0..MAX_RARE_BOUND as usize {
+            let expected = (1..table.len()).filter(|&i| table[i] as usize == v).count() as u64;
+            prop_assert_eq!(counts.heaps_with(v), expected);
+        }
+        let rules = TakeBreak::new(&[0, 7, 7]).unwrap();
+        prop_assert_eq!(choose_split(&rules, &counts), choose_split(&rules, &fresh));
+        prop_assert_eq!(choose_sum_free(&counts), choose_sum_free(&fresh));
+        // A shorter table is counted afresh, whatever it holds now.
+        if table.len() > 1 {
+            let shorter = |i: usize| table[i] + 1;
+            counts.count(table.len() - 1, shorter);
+            let fresh = mask::ValueCounts::of(table.len() - 1, shorter);
+            prop_assert_eq!(counts.counted, fresh.counted);
+            prop_assert_eq!((counts.even, counts.odd), (fresh.even, fresh.odd));
+        }
+    }
+}
+
 /// G(n) by the definition over a given table (any values): the mex of
 /// every option of heap `n` under `digits`.
 fn mex_over(digits: &[u8], table: &[u16], n: usize) -> u16 {
