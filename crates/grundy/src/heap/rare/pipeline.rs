@@ -558,11 +558,14 @@ pub(super) fn block_value<const W: usize>(
     take_marks(context.rules, n, table, marks);
     let (rare, values) = (context.rare, context.rare_values);
     let top = 64 * W as u32 - 1;
-    // With AVX-512 the options through the rare heaps with partners inside
-    // the block are gathered and stamped 16 at a time, then folded into
-    // bits; without it, the few of them are set as bits one by one.
-    let gathered = context.vector.marks.avx512();
-    let stamp = if gathered { scratch.next_stamp() } else { 0 };
+    // The options through the rare heaps with partners inside the block
+    // (a few dozen a heap on Officers) are set as bits one by one, on
+    // every path: gathering and stamping them 16 at a time with AVX-512,
+    // then folding the stamps, took Officers to 10^6 on one thread
+    // 1.11-1.34 s of processor time against 1.04-1.21 s (medians 1.20 and
+    // 1.095 s, eight runs of each alternated, `GRUNDY_SIMD=avx512
+    // octal_speed 06 1000000 serial`, AMD EPYC Zen 4), and as long with
+    // the helper thread.
     for (split, &k) in context.rules.splits.iter().enumerate() {
         if n < k + 2 {
             continue;
@@ -572,7 +575,6 @@ pub(super) fn block_value<const W: usize>(
         debug_assert!(low <= high, "blocks too long for the cut");
         let end = end.max(high);
         stats.pair_steps += (low + end - high) as u64;
-        let stamps = &mut scratch.stamps;
         stats.pair_steps += here as u64;
         let older = without_equal(context.rules, rare, m, 0..low)
             .into_iter()
@@ -582,31 +584,10 @@ pub(super) fn block_value<const W: usize>(
             .into_iter()
             .map(|range| (block_rare, block_values, range));
         for (heaps, heap_values, range) in older.chain(newer) {
-            if gathered {
-                simd::mark_pairs(
-                    context.vector.marks,
-                    table,
-                    &heaps[range.clone()],
-                    &heap_values[range],
-                    m,
-                    stamps,
-                    stamp,
-                    top,
-                );
-            } else {
-                for (&r, &v) in heaps[range.clone()].iter().zip(&heap_values[range]) {
-                    marks.set((v ^ u32::from(table[m - r as usize])) & top);
-                }
+            for (&r, &v) in heaps[range.clone()].iter().zip(&heap_values[range]) {
+                marks.set((v ^ u32::from(table[m - r as usize])) & top);
             }
         }
-    }
-    if gathered {
-        simd::fold_stamps(
-            context.vector.marks,
-            &scratch.stamps[..64 * W],
-            stamp,
-            &mut marks.0,
-        );
     }
     let (mut cheap_mex, mut want) = decide(context, n, marks, bound);
     if cheap_mex >= limit {
