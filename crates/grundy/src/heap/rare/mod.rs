@@ -1164,11 +1164,8 @@ pub fn common_values(
         Some(split) => (split, parity_words(split.mask)),
         None => choose_sum_free(&counts)?,
     };
-    let max = (0..len)
-        .map(&value)
-        .max()
-        .unwrap_or(0)
-        .min(MAX_RARE_BOUND - 1);
+    // Below MAX_RARE_BOUND: a wider value leaves no split (above).
+    let max = counts.max().unwrap_or(MAX_RARE_BOUND - 1);
     Some([0, 1].map(|parity| {
         (0..=max)
             .filter(|&v| !rare_under(&split, &odd, parity, v))

@@ -718,6 +718,15 @@ pub trait SmallSets {
     /// # Safety
     /// The features of `Self`; `rare` and `values` as long, every
     /// `rare[i] + kmax < n <= table.len()`, `kmax >= 3`, and `n < 2^31`.
+    ///
+    /// By default [`SmallSets::rare_set`] for each split size in turn: one
+    /// partner a rare heap, not the four of all sizes loaded at once and
+    /// three dropped. With one split size (0.16's) that took 0.16 to 10^6
+    /// 0.128-0.147 s against 0.190-0.193 s on the portable path and
+    /// 0.070-0.072 s against 0.086-0.096 s with AVX-512's gathers
+    /// (`octal_speed 016 1000000 serial`, AMD EPYC Zen 4). The AVX2 version
+    /// keeps the four-partner load, as fast or faster there.
+    #[inline(always)]
     unsafe fn rare_span(
         table: &[u16],
         rare: &[u32],
@@ -725,7 +734,15 @@ pub trait SmallSets {
         n: usize,
         kmax: usize,
         ks: u8,
-    ) -> u64;
+    ) -> u64 {
+        debug_assert!(rare.len() == values.len() && kmax >= 3 && n <= table.len());
+        debug_assert!(rare.iter().all(|&r| r as usize + kmax < n));
+        (0..4).filter(|j| ks & (1 << j) != 0).fold(0, |bits, j| {
+            // SAFETY: as documented; every partner n - (kmax - j) - r is
+            // below n <= table.len().
+            bits | unsafe { Self::rare_set(table, rare, values, n - (kmax - j)) }
+        })
+    }
     /// See [`pair_set64`], for the [`SmallSets::STEP`] splits from `a`
     /// (32 there).
     ///
@@ -748,25 +765,6 @@ impl SmallSets for Avx512 {
     #[inline(always)]
     unsafe fn rare_set(table: &[u16], rare: &[u32], values: &[u32], m: usize) -> u64 {
         rare_set64(table, rare, values, m)
-    }
-    #[inline(always)]
-    unsafe fn rare_span(
-        table: &[u16],
-        rare: &[u32],
-        values: &[u32],
-        n: usize,
-        kmax: usize,
-        ks: u8,
-    ) -> u64 {
-        // Each split size's partners gathered 16 at a time. With one split
-        // size (0.16's) this beat one 64-bit load of four partners a rare
-        // heap, three of them dropped, eight rare heaps to a vector: 0.16
-        // to 10^6 took 0.070-0.072 s against 0.086-0.096 s (`octal_speed
-        // 016 1000000 serial`, AMD EPYC Zen 4).
-        debug_assert!(kmax >= 3 && rare.iter().all(|&r| r as usize + kmax < n));
-        (0..4).filter(|j| ks & (1 << j) != 0).fold(0, |bits, j| {
-            bits | rare_set64(table, rare, values, n - (kmax - j))
-        })
     }
     #[inline(always)]
     unsafe fn pair_set(table: *const u16, m: usize, a: usize) -> u64 {
@@ -830,34 +828,12 @@ impl SmallSets for Portable {
     const BYTES: bool = true;
     #[inline(always)]
     unsafe fn rare_set(table: &[u16], rare: &[u32], values: &[u32], m: usize) -> u64 {
+        debug_assert!(rare.iter().all(|&r| (1..m).contains(&(r as usize))));
+        debug_assert!(rare.iter().all(|&r| m - (r as usize) < table.len()));
         rare.iter().zip(values).fold(0, |bits, (&r, &v)| {
-            bits | bit(u64::from(v ^ u32::from(table[m - r as usize])))
-        })
-    }
-    #[inline(always)]
-    unsafe fn rare_span(
-        table: &[u16],
-        rare: &[u32],
-        values: &[u32],
-        n: usize,
-        kmax: usize,
-        ks: u8,
-    ) -> u64 {
-        debug_assert!(rare.len() == values.len() && kmax >= 3 && n <= table.len());
-        debug_assert!(rare.iter().all(|&r| r as usize + kmax < n));
-        // Each split size's partner alone, one load a rare heap. With one
-        // split size (0.16's) this beat one 64-bit load of the four
-        // partners for k = kmax - 3..=kmax, three of them dropped: 0.16 to
-        // 10^6 took 0.128-0.147 s against 0.190-0.193 s (`GRUNDY_SIMD=portable
-        // octal_speed 016 1000000 serial`, AMD EPYC Zen 4).
-        let base = table.as_ptr().add(n - kmax);
-        (0..4).filter(|j| ks & (1 << j) != 0).fold(0, |bits, j| {
-            rare.iter().zip(values).fold(bits, |bits, (&r, &v)| {
-                // SAFETY: r + kmax < n: the word n - kmax - r + j (j <= 3)
-                // is in the table.
-                let partner = unsafe { *base.sub(r as usize).add(j) };
-                bits | bit(u64::from(v ^ u32::from(partner)))
-            })
+            // SAFETY: every partner m - r is in the table (the contract).
+            let partner = unsafe { *table.get_unchecked(m - r as usize) };
+            bits | bit(u64::from(v ^ u32::from(partner)))
         })
     }
     #[inline(always)]
