@@ -17,8 +17,11 @@ use crate::heap::simd::{self, Path};
 /// serial`, AMD EPYC Zen 4; 0.007 alike either way).
 const DENSE_SPLITS: usize = 1024;
 
-/// The same on the AVX2 path for values of 1024 and more, which its byte
-/// tables do not hold (measured with 1024 before the change above).
+/// The same on the AVX2 path for values of 2048 and more, which its byte
+/// tables do not hold (measured with 1024 before the change above). For
+/// values from 1024 to 2047 the byte tables do better without: 0.007 to
+/// 10^6 took 16.4-18.2 s against 16.4-19.1 s with the marks
+/// (`GRUNDY_SIMD=avx2 octal_speed 0007 1000000 serial`, AMD EPYC Zen 4).
 const WIDE_DENSE_SPLITS: usize = 1024;
 
 /// More wanted values than this (the most the searches compare at once)
@@ -216,8 +219,8 @@ pub(super) fn confirm<T: Cell, const W: usize>(
     let many = want.0.iter().map(|w| w.count_ones()).sum::<u32>() > MANY_WANTED;
     let dense = match context.vector.search {
         Path::Portable if many => DENSE_SPLITS,
-        // Values of 1024 and more: no byte tables for the AVX2 lookup.
-        Path::Avx2 if W > 16 && many => WIDE_DENSE_SPLITS,
+        // Values of 2048 and more: no byte tables for the AVX2 lookup.
+        Path::Avx2 if W > 32 && many => WIDE_DENSE_SPLITS,
         _ => 0,
     };
     // Splits up to `near(m)` read only two-byte cells; a packed table's

@@ -15,7 +15,7 @@ use std::arch::x86_64::*;
 /// more, the set is looked up with byte shuffles ([`lookup`]).
 const MAX_COMPARED: usize = 4;
 
-/// Sets with values of 1024 or more (no byte tables) are compared, one
+/// Sets with values of 2048 or more (no byte tables) are compared, one
 /// register a value, up to this many; the caller marks the first splits
 /// in bytes first ([`crate::heap::rare`]'s `confirm`), so that few are left.
 const MAX_WIDE_COMPARED: usize = 8;
@@ -45,9 +45,9 @@ pub unsafe fn search(
     debug_assert!(half <= m / 2 && m <= table.len());
     while want.count > 0 && a + 15 <= half {
         if want.count > MAX_COMPARED {
-            // Byte tables of 16 bytes (128 values) each: 2, 4 or 8.
+            // Byte tables of 16 bytes (128 values) each: 2, 4, 8 or 16.
             let top = match want.groups {
-                1 => want.words[..64].iter().rposition(|w| *w != 0),
+                1 | 2 => want.words[..128].iter().rposition(|w| *w != 0),
                 _ => None,
             };
             // SAFETY (each): AVX2 is available; `a + 31 <= half` keeps
@@ -57,11 +57,12 @@ pub unsafe fn search(
                     match t {
                         0..16 => lookup::<2>(table, m, a, half, want),
                         16..32 => lookup::<4>(table, m, a, half, want),
-                        _ => lookup::<8>(table, m, a, half, want),
+                        32..64 => lookup::<8>(table, m, a, half, want),
+                        _ => lookup::<16>(table, m, a, half, want),
                     }
                 },
                 _ if want.count <= MAX_WIDE_COMPARED => {
-                    // Values of 1024 or more, but few: compared.
+                    // Values of 2048 or more, but few: compared.
                     let mut values = [0u16; MAX_WIDE_COMPARED];
                     let count = want.list(&mut values);
                     // SAFETY: as `compare` below (`a + 15 <= half`).
@@ -69,7 +70,7 @@ pub unsafe fn search(
                         compare::<MAX_WIDE_COMPARED>(table, m, a, half, &values[..count], want)
                     }
                 }
-                // Many values of 1024 or more, or the last splits before
+                // Many values of 2048 or more, or the last splits before
                 // `half`: looked up in a byte a value, 16 splits a step
                 // (the plain-code probe, compiled here with AVX2). One by
                 // one, each split waited on the one before through the
@@ -148,7 +149,7 @@ unsafe fn splits16(ptr: *const u16, m: usize, a: usize) -> __m256i {
 }
 
 /// Steps of 32 splits looking each split's value up in the set, whose
-/// members are all below `128 * T` (T = 2, 4 or 8), as `T` tables of 16
+/// members are all below `128 * T` (T = 2, 4, 8 or 16), as `T` tables of 16
 /// bytes (bit `v & 7` of byte `v >> 3`): the byte is fetched with one
 /// `vpshufb` per table and a tree of `vpblendvb` (fast on AMD), the bit
 /// with one more `vpshufb`. The values of the lanes that
@@ -156,8 +157,16 @@ unsafe fn splits16(ptr: *const u16, m: usize, a: usize) -> __m256i {
 /// reloaded; returns the next split once few values are left (or none),
 /// else `a` once `a + 31 > half`.
 ///
+/// Sixteen tables (values up to 2047, as Treblecross's near a million
+/// heaps) took `GRUNDY_SIMD=avx2 octal_speed 0007 1000000 serial` 15.6 s
+/// against 17.3 s when such sets were looked up a split at a time, and
+/// 0.007 to 300,000 4.0-4.4 s against 4.3-5.4 s (AMD EPYC Zen 4). Eight
+/// tables folded (values modulo 1024, each hit checked) took 5.7-6.7 s
+/// there: many splits' values are 1024 or more, and each that aliased a
+/// wanted value was a hit to check.
+///
 /// # Safety
-/// AVX2; `half <= m / 2 <= table.len() / 2`; no member of 1024 or more.
+/// AVX2; `half <= m / 2 <= table.len() / 2`; no member of 2048 or more.
 #[target_feature(enable = "avx2")]
 unsafe fn lookup<const T: usize>(
     table: &[u16],
@@ -203,20 +212,28 @@ unsafe fn lookup<const T: usize>(
             let v1 = splits16(ptr, m, a + 16);
             _mm256_storeu_si256(kept.as_mut_ptr() as *mut __m256i, v0);
             _mm256_storeu_si256(kept.as_mut_ptr().add(16) as *mut __m256i, v1);
-            // Byte index v >> 3 (255 from v >= 2048: no table has it) and bit
-            // v & 7, packed to bytes in the same (interleaved) lane order.
+            // Byte index v >> 3 (255 from v >= 2048: with fewer than 16
+            // tables no table has it) and bit v & 7, packed to bytes in the
+            // same (interleaved) lane order.
             let index = _mm256_packus_epi16(_mm256_srli_epi16::<3>(v0), _mm256_srli_epi16::<3>(v1));
+            // `vpshufb` gives 0 where bit 7 is set: with 16 tables that
+            // bit picks the upper eight instead (the last select below).
+            let fetch = match T {
+                16 => _mm256_and_si256(index, _mm256_set1_epi8(0x7f)),
+                _ => index,
+            };
             let low = _mm256_packus_epi16(_mm256_and_si256(v0, seven), _mm256_and_si256(v1, seven));
             // The byte from every table, then the right one by the index's
             // bits 4, 5 and 6 (moved to each byte's top bit for `vpblendvb`).
             let mut level = [_mm256_setzero_si256(); T];
             for (v, tab) in level.iter_mut().zip(&tables) {
-                *v = _mm256_shuffle_epi8(*tab, index);
+                *v = _mm256_shuffle_epi8(*tab, fetch);
             }
             let selects = [
                 _mm256_slli_epi16::<3>(index),
                 _mm256_slli_epi16::<2>(index),
                 _mm256_slli_epi16::<1>(index),
+                index,
             ];
             let mut width = T;
             for select in selects {
@@ -230,9 +247,9 @@ unsafe fn lookup<const T: usize>(
             }
             // Indices past the tables (values from 128 * T) find nothing.
             // From 128 on, `vpshufb` gives 0 by itself (and the signed
-            // comparison would not).
+            // comparison would not); 16 tables hold every index.
             let byte = match T {
-                8 => level[0],
+                8 | 16 => level[0],
                 _ => _mm256_and_si256(level[0], _mm256_cmpgt_epi8(limit, index)),
             };
             let hit = _mm256_and_si256(byte, _mm256_shuffle_epi8(bits, low));
