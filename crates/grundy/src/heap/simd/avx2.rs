@@ -47,7 +47,7 @@ pub unsafe fn search(
         if want.count > MAX_COMPARED {
             // Byte tables of 16 bytes (128 values) each: 2, 4, 8 or 16.
             let top = match want.groups {
-                1 | 2 => want.words[..128].iter().rposition(|w| *w != 0),
+                g @ (1 | 2) => want.words[..64 * g].iter().rposition(|w| *w != 0),
                 _ => None,
             };
             // SAFETY (each): AVX2 is available; `a + 31 <= half` keeps
