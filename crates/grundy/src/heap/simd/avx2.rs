@@ -213,8 +213,9 @@ unsafe fn lookup<const T: usize>(
             _mm256_storeu_si256(kept.as_mut_ptr() as *mut __m256i, v0);
             _mm256_storeu_si256(kept.as_mut_ptr().add(16) as *mut __m256i, v1);
             // Byte index v >> 3 (255 from v >= 2048: with fewer than 16
-            // tables no table has it) and bit v & 7, packed to bytes in the
-            // same (interleaved) lane order.
+            // tables no table has it; with 16 it stands for 2040-2047, and
+            // such a hit is checked exactly when it is taken) and bit
+            // v & 7, packed to bytes in the same (interleaved) lane order.
             let index = _mm256_packus_epi16(_mm256_srli_epi16::<3>(v0), _mm256_srli_epi16::<3>(v1));
             // `vpshufb` gives 0 where bit 7 is set: with 16 tables that
             // bit picks the upper eight instead (the last select below).
@@ -224,7 +225,8 @@ unsafe fn lookup<const T: usize>(
             };
             let low = _mm256_packus_epi16(_mm256_and_si256(v0, seven), _mm256_and_si256(v1, seven));
             // The byte from every table, then the right one by the index's
-            // bits 4, 5 and 6 (moved to each byte's top bit for `vpblendvb`).
+            // bits 4, 5, 6 and, with 16 tables, 7 (each moved to its byte's
+            // top bit for `vpblendvb`).
             let mut level = [_mm256_setzero_si256(); T];
             for (v, tab) in level.iter_mut().zip(&tables) {
                 *v = _mm256_shuffle_epi8(*tab, fetch);
@@ -247,7 +249,7 @@ unsafe fn lookup<const T: usize>(
             }
             // Indices past the tables (values from 128 * T) find nothing.
             // From 128 on, `vpshufb` gives 0 by itself (and the signed
-            // comparison would not); 16 tables hold every index.
+            // comparison would not); 16 tables take every index.
             let byte = match T {
                 8 | 16 => level[0],
                 _ => _mm256_and_si256(level[0], _mm256_cmpgt_epi8(limit, index)),
