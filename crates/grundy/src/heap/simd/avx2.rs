@@ -50,13 +50,18 @@ pub unsafe fn search(
             // vector registers), not searched one by one for the last
             // member: that search took a tenth of Officers' search here.
             let any = |words: &[u16]| words.iter().fold(0, |acc, &w| acc | w) != 0;
-            let tables = match want.groups {
-                1 | 2 if any(&want.words[64..128]) => Some(16),
-                1 | 2 if any(&want.words[32..64]) => Some(8),
-                1 | 2 if any(&want.words[16..32]) => Some(4),
-                1 | 2 => Some(2),
-                _ => None,
-            };
+            let tables = (want.groups <= 2).then(|| {
+                let words = &want.words;
+                if any(&words[64..128]) {
+                    16
+                } else if any(&words[32..64]) {
+                    8
+                } else if any(&words[16..32]) {
+                    4
+                } else {
+                    2
+                }
+            });
             // SAFETY (each): AVX2 is available; `a + 31 <= half` keeps
             // the loads inside the table, as in `lookup`.
             a = match tables {
