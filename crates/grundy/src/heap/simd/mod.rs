@@ -30,13 +30,27 @@ pub fn available() -> bool {
 }
 
 /// The wanted values as 256 words of 16 bits: bit `v & 15` of word `v >> 4`.
-#[derive(Debug, Clone, Copy)]
+///
+/// Not `Copy`: the portable search may keep a copy of the set with a byte
+/// a value for this set alone (its `mirror`), which a copy of the set
+/// taking values apart from it would contradict. A clone has no such copy.
+#[derive(Debug)]
 pub struct Wanted {
     words: [u16; 256],
     /// Values are below `1024 * groups` (1, 2 or 4 groups of 64 words).
     groups: usize,
     /// How many bits are set.
     pub count: usize,
+    /// Which filling of the portable search's byte copy is this set's
+    /// (0: none). The copy may still hold values taken out since
+    /// (found again, they are checked exactly), never lack one it holds.
+    mirror: u64,
+}
+
+impl Clone for Wanted {
+    fn clone(&self) -> Self {
+        Wanted { mirror: 0, ..*self }
+    }
 }
 
 impl Wanted {
@@ -59,6 +73,7 @@ impl Wanted {
             words,
             groups,
             count,
+            mirror: 0,
         }
     }
 
@@ -80,18 +95,6 @@ impl Wanted {
         let present = self.words[word] & bit != 0;
         self.words[word] &= !bit;
         present
-    }
-
-    /// Sets `bytes[v]` to `to` for each member `v` (the others are left as
-    /// they are).
-    fn fill_bytes(&self, bytes: &mut [u8; SIMD_BOUND as usize], to: u8) {
-        for (i, &w) in self.words.iter().enumerate().take(64 * self.groups.min(4)) {
-            let mut w = w;
-            while w != 0 {
-                bytes[16 * i + w.trailing_zeros() as usize] = to;
-                w &= w - 1;
-            }
-        }
     }
 
     /// Writes the set's members, smallest first, into `out` as far as it
@@ -124,6 +127,28 @@ impl Wanted {
     pub fn first(&self) -> Option<u32> {
         let i = self.words.iter().position(|w| *w != 0)?;
         Some(i as u32 * 16 + self.words[i].trailing_zeros())
+    }
+}
+
+/// Sets `bytes[v]` to `to` for each value `v` whose bit is set in `words`
+/// (laid out as [`Wanted`]'s), the others left as they are; `count` bounds
+/// how many bits are set (the words past the last are not read).
+fn set_bytes(words: &[u16; 256], count: usize, bytes: &mut [u8; SIMD_BOUND as usize], to: u8) {
+    // Four words at a time, up to the last member.
+    let mut left = count;
+    for (i, quad) in words.chunks_exact(4).enumerate() {
+        if left == 0 {
+            break;
+        }
+        let mut w = quad
+            .iter()
+            .rev()
+            .fold(0u64, |acc, &x| acc << 16 | u64::from(x));
+        left = left.saturating_sub(w.count_ones() as usize);
+        while w != 0 {
+            bytes[64 * i + w.trailing_zeros() as usize] = to;
+            w &= w - 1;
+        }
     }
 }
 
@@ -914,6 +939,56 @@ mod tests {
                 prop_assert_eq!(fast.words, slow.words);
             }
             UNBATCHED.with(|u| u.set(false));
+        }
+    }
+
+    proptest! {
+        /// Two sets searched span by span in turns on one thread; then a
+        /// set searched halfway, cloned, and both searched on, the
+        /// original first: the portable search's byte copy of a set passes
+        /// from one set to another and back, and each set ends as the
+        /// plain search leaves it.
+        #[test]
+        fn searches_in_turns_agree_with_one_at_a_time(
+            table in prop::collection::vec(0u16..2000, 2..3000),
+            picks in prop::collection::vec((0u32..2048, any::<bool>()), 0..80),
+            span in 1usize..200,
+            m_frac in 0.0f64..1.0,
+        ) {
+            let m = ((table.len() - 1) as f64 * m_frac) as usize;
+            let half = m / 2;
+            let mut bits = [[0u64; 64]; 2];
+            for (v, second) in picks {
+                bits[second as usize][(v >> 6) as usize] |= 1 << (v & 63);
+            }
+            let expected = bits.map(|bits| {
+                let mut slow = Wanted::from_bits(&bits);
+                reference(&table, m, 1, &mut slow);
+                slow
+            });
+            for path in Path::supported_paths() {
+                let mut sets = bits.map(|bits| Wanted::from_bits(&bits));
+                let mut from = 1;
+                while from <= half {
+                    let to = (from + span - 1).min(half);
+                    for set in &mut sets {
+                        search_to(path, &table, m, from, to, set);
+                    }
+                    from = to + 1;
+                }
+                for (set, slow) in sets.iter().zip(&expected) {
+                    prop_assert_eq!(set.count, slow.count);
+                    prop_assert_eq!(set.words, slow.words);
+                }
+                let mut original = Wanted::from_bits(&bits[0]);
+                search_to(path, &table, m, 1, half / 2, &mut original);
+                let mut clone = original.clone();
+                for set in [&mut original, &mut clone] {
+                    search_to(path, &table, m, half / 2 + 1, half, set);
+                    prop_assert_eq!(set.count, expected[0].count);
+                    prop_assert_eq!(set.words, expected[0].words);
+                }
+            }
         }
     }
 
