@@ -104,36 +104,62 @@ pub(super) fn block_marks<const W: usize>(
         };
         let full = high - low == rows_at_once;
         for &k in &context.rules.splits {
-            // Every rare heap but the deferred ones: the two ranges around them.
             let (rare, values) = (context.rare, context.rare_values);
-            let (before, after) = (..deferred.start, deferred.end..);
-            let kept = (rare[before].iter().zip(&values[before]))
-                .chain(rare[after.clone()].iter().zip(&values[after]));
-            for (&r, &value) in kept {
-                let r = r as usize;
-                // Heap n pairs r with m - r = n - k - r: r < m and m - r < cut.
-                let from = low.max(r + k + 1);
-                let to = high.min(r + k + cut);
-                let equal = 2 * r + k;
-                // Values of rare heaps fit the table's cells.
-                let value = value as u16;
-                let parted = context.rules.unequal && (from..to).contains(&equal);
-                if full && from == low && to == high && !parted {
-                    // The usual case: every row pairs with this rare heap.
-                    let partners = &old[low - k - r..high - k - r];
-                    steps += match rows_at_once {
-                        64 => whole_run::<64>(&mut rows, partners, value, width),
-                        32 => whole_run::<32>(&mut rows, partners, value, width),
-                        16 => whole_run::<16>(&mut rows, partners, value, width),
-                        _ => run(&mut rows, from, to, from - k - r, value),
-                    };
-                } else if parted {
-                    // Parts must differ: heap 2r + k has no split (r, r).
-                    steps += run(&mut rows, from, equal, from - k - r, value);
-                    steps += run(&mut rows, equal + 1, to, equal + 1 - k - r, value);
-                } else {
-                    steps += run(&mut rows, from, to, from.saturating_sub(k + r), value);
+            // The rare heaps that pair with every row: r + k + 1 <= low
+            // (from = low) and r + k + cut >= high (to = high). The rare
+            // heaps are in increasing order, so these are one range of
+            // them, taken in a loop of their own without the bounds of
+            // each (for 16 or 32 rows, as wide values have, those had cost
+            // about as much as the stores).
+            let whole = match (full && !context.rules.unequal, low.checked_sub(k + 1)) {
+                (true, Some(last)) => {
+                    let first = high.saturating_sub(k + cut);
+                    rare.partition_point(|&r| (r as usize) < first)
+                        ..rare.partition_point(|&r| r as usize <= last)
                 }
+                _ => 0..0,
+            };
+            // Every rare heap but the deferred ones: the two ranges around them.
+            for kept in [0..deferred.start, deferred.end..rare.len()] {
+                let inner = kept.start.max(whole.start)..kept.end.min(whole.end);
+                let inner = if inner.is_empty() {
+                    kept.end..kept.end
+                } else {
+                    inner
+                };
+                for i in (kept.start..inner.start).chain(inner.end..kept.end) {
+                    let r = rare[i] as usize;
+                    // Heap n pairs r with m - r = n - k - r: r < m and m - r < cut.
+                    let from = low.max(r + k + 1);
+                    let to = high.min(r + k + cut);
+                    let equal = 2 * r + k;
+                    // Values of rare heaps fit the table's cells.
+                    let value = values[i] as u16;
+                    let parted = context.rules.unequal && (from..to).contains(&equal);
+                    if parted {
+                        // Parts must differ: heap 2r + k has no split (r, r).
+                        steps += run(&mut rows, from, equal, from - k - r, value);
+                        steps += run(&mut rows, equal + 1, to, equal + 1 - k - r, value);
+                    } else {
+                        steps += run(&mut rows, from, to, from.saturating_sub(k + r), value);
+                    }
+                }
+                // The usual case: every row pairs with these rare heaps,
+                // their partners `low - k - r..high - k - r` inside `old`.
+                let (rare, values) = (&rare[inner.clone()], &values[inner]);
+                steps += match rows_at_once {
+                    64 => whole_runs::<64>(&mut rows, old, (rare, values), low - k, width),
+                    32 => whole_runs::<32>(&mut rows, old, (rare, values), low - k, width),
+                    16 => whole_runs::<16>(&mut rows, old, (rare, values), low - k, width),
+                    _ => {
+                        let mut steps = 0;
+                        for (&r, &value) in rare.iter().zip(values) {
+                            let from = low - k - r as usize;
+                            steps += run(&mut rows, low, high, from, value as u16);
+                        }
+                        steps
+                    }
+                };
             }
         }
         for (row, bits) in rows
@@ -167,6 +193,25 @@ pub(super) struct Compared<'a> {
     pub(super) last_rare: usize,
     /// At most this many candidates a heap (rounded up to a few).
     pub(super) candidates: usize,
+}
+
+/// [`whole_run`] for each rare heap `rare[i]` (value `values[i]`), whose
+/// partners are `old[base - r..base - r + N]`. Returns how many options
+/// were marked.
+#[inline(always)]
+fn whole_runs<const N: usize>(
+    rows: &mut [u8],
+    old: &[u16],
+    (rare, values): (&[u32], &[u32]),
+    base: usize,
+    width: usize,
+) -> u64 {
+    for (&r, &value) in rare.iter().zip(values) {
+        let at = base - r as usize;
+        // Values of rare heaps fit the table's cells.
+        whole_run::<N>(rows, &old[at..at + N], value as u16, width);
+    }
+    (N * rare.len()) as u64
 }
 
 /// The options of all `N` rows of [`block_marks`] through one rare heap of
