@@ -100,25 +100,11 @@ impl Wanted {
     /// Writes the set's members, smallest first, into `out` as far as it
     /// goes; returns how many were written.
     pub fn list(&self, out: &mut [u16]) -> usize {
+        let words = &self.words[..64 * self.groups.min(4)];
         let mut count = 0;
-        let wanted = self.count.min(out.len());
-        // Four words at a time, up to the last member.
-        for (i, quad) in self.words[..64 * self.groups.min(4)]
-            .chunks_exact(4)
-            .enumerate()
-        {
-            if count == wanted {
-                break;
-            }
-            let mut w = quad
-                .iter()
-                .rev()
-                .fold(0u64, |acc, &x| acc << 16 | u64::from(x));
-            while w != 0 && count < wanted {
-                out[count] = (i * 64) as u16 + w.trailing_zeros() as u16;
-                count += 1;
-                w &= w - 1;
-            }
+        for (slot, v) in out.iter_mut().zip(members(words, self.count)) {
+            *slot = v;
+            count += 1;
         }
         count
     }
@@ -130,25 +116,33 @@ impl Wanted {
     }
 }
 
+/// The values whose bits are set in `words` (laid out as [`Wanted`]'s),
+/// smallest first, at most `count` of them: read four words at a time, and
+/// no further than the `count`th.
+fn members(words: &[u16], count: usize) -> impl Iterator<Item = u16> + '_ {
+    words
+        .chunks_exact(4)
+        .enumerate()
+        .flat_map(|(i, quad)| {
+            let bits = quad
+                .iter()
+                .rev()
+                .fold(0u64, |acc, &x| acc << 16 | u64::from(x));
+            std::iter::successors((bits != 0).then_some(bits), |w| {
+                let rest = w & (w - 1);
+                (rest != 0).then_some(rest)
+            })
+            .map(move |w| (64 * i) as u16 + w.trailing_zeros() as u16)
+        })
+        .take(count)
+}
+
 /// Sets `bytes[v]` to `to` for each value `v` whose bit is set in `words`
-/// (laid out as [`Wanted`]'s), the others left as they are; `count` bounds
-/// how many bits are set (the words past the last are not read).
+/// (laid out as [`Wanted`]'s), the others left as they are; `count` is how
+/// many bits are set (the words past the last are not read).
 fn set_bytes(words: &[u16; 256], count: usize, bytes: &mut [u8; SIMD_BOUND as usize], to: u8) {
-    // Four words at a time, up to the last member.
-    let mut left = count;
-    for (i, quad) in words.chunks_exact(4).enumerate() {
-        if left == 0 {
-            break;
-        }
-        let mut w = quad
-            .iter()
-            .rev()
-            .fold(0u64, |acc, &x| acc << 16 | u64::from(x));
-        left = left.saturating_sub(w.count_ones() as usize);
-        while w != 0 {
-            bytes[64 * i + w.trailing_zeros() as usize] = to;
-            w &= w - 1;
-        }
+    for v in members(words, count) {
+        bytes[usize::from(v)] = to;
     }
 }
 
