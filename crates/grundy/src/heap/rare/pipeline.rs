@@ -121,12 +121,9 @@ pub(super) fn block_marks<const W: usize>(
             };
             // Every rare heap but the deferred ones: the two ranges around them.
             for kept in [0..deferred.start, deferred.end..rare.len()] {
-                let inner = kept.start.max(whole.start)..kept.end.min(whole.end);
-                let inner = if inner.is_empty() {
-                    kept.end..kept.end
-                } else {
-                    inner
-                };
+                // `whole` within `kept`, empty where they do not meet.
+                let start = whole.start.clamp(kept.start, kept.end);
+                let inner = start..whole.end.clamp(start, kept.end);
                 for i in (kept.start..inner.start).chain(inner.end..kept.end) {
                     let r = rare[i] as usize;
                     // Heap n pairs r with m - r = n - k - r: r < m and m - r < cut.
