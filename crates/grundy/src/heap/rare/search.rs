@@ -17,11 +17,19 @@ use crate::heap::simd::{self, Path};
 /// serial`, AMD EPYC Zen 4; 0.007 alike either way).
 const DENSE_SPLITS: usize = 1024;
 
+/// The same on the AVX2 path: the first round of the search order (three
+/// spans of 256). The byte tables' lookup takes a wanted value out of the
+/// set one hit at a time, and early in a search most steps hit. Officers
+/// (0.6) to 10^6 took 1.31-1.32 s against 1.45-1.48 s without the marks,
+/// 1.32-1.34 s with 512 and 1.34-1.35 s with 1,024 (1,280: whole spans);
+/// 0.007 to 300,000 took as long either way (`GRUNDY_SIMD=avx2
+/// GRUNDY_THREADS=1 taskset -c 1 octal_speed CODE N serial`, Intel Xeon,
+/// family 6 model 207). The AVX-512 search is better without: 1.70-1.77 s
+/// against 1.24-1.27 s with 512 or 768.
+const AVX2_DENSE_SPLITS: usize = 768;
+
 /// The same on the AVX2 path for values of 2048 and more, which its byte
-/// tables do not hold (measured with 1024 before the change above). For
-/// values from 1024 to 2047 the byte tables do better without: 0.007 to
-/// 10^6 took 16.4-18.2 s against 16.4-19.1 s with the marks
-/// (`GRUNDY_SIMD=avx2 octal_speed 0007 1000000 serial`, AMD EPYC Zen 4).
+/// tables do not hold (measured with 1024 before the change above).
 const WIDE_DENSE_SPLITS: usize = 1024;
 
 /// More wanted values than this (the most the searches compare at once)
@@ -211,8 +219,9 @@ pub(super) fn confirm<T: Cell, const W: usize>(
     // but 2 on average in the first 1,024), are cheaper marked in bytes
     // without a branch per split than crossed off the set one hit at a
     // time; the few values left are then compared 16 splits at a time
-    // (`simd::search_to`). The vector paths gain nothing from it (measured
-    // on 0.6 and 0.007).
+    // (`simd::search_to`). The AVX2 path gains too, with fewer splits
+    // ([`AVX2_DENSE_SPLITS`]); the AVX-512 one, which takes a batch's hits
+    // out at once, does not.
     // Only when many values are wanted: with a few (0.354, whose wanted
     // values turn up in the first splits), marking 1024 splits costs more
     // than it saves (0.354's proof took 31 s instead of 12 s).
@@ -221,6 +230,7 @@ pub(super) fn confirm<T: Cell, const W: usize>(
         Path::Portable if many => DENSE_SPLITS,
         // Values of 2048 and more: no byte tables for the AVX2 lookup.
         Path::Avx2 if W > 32 && many => WIDE_DENSE_SPLITS,
+        Path::Avx2 if many => AVX2_DENSE_SPLITS,
         _ => 0,
     };
     // Splits up to `near(m)` read only two-byte cells; a packed table's
