@@ -268,19 +268,15 @@ pub(super) fn confirm<T: Cell, const W: usize>(
                 stats.scan_steps += marked as u64;
             }
         }
+        // The marks as bits, then the wanted values they hold taken out at
+        // once: looked up one by one, each value was a branch that went
+        // either way.
+        let mut found = [0u64; W];
+        simd::fold_bytes(context.vector.search, &mut seen[..64 * W], &mut found);
         let mut left = false;
-        for i in 0..W {
-            let mut w = want.0[i];
-            let mut bits = w;
-            while bits != 0 {
-                let b = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if seen[i * 64 + b] != 0 {
-                    w &= !(1u64 << b);
-                }
-            }
-            want.0[i] = w;
-            left |= w != 0;
+        for (want, found) in want.0.iter_mut().zip(found) {
+            *want &= !found;
+            left |= *want != 0;
         }
         if !left {
             return None;
