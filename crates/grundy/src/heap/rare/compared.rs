@@ -62,13 +62,6 @@ fn made_by(
     options: &mut Vec<[u8; LANES]>,
     group: &[[u8; LANES]; AT_ONCE],
 ) -> [u64; AT_ONCE] {
-    #[cfg(target_arch = "x86_64")]
-    if path.avx512() && crate::heap::simd::available() {
-        // SAFETY: the features were just checked; each run lies in `old`
-        // (checked where the runs are made).
-        return unsafe { made_avx512(old, runs, group) };
-    }
-    let _ = path;
     // The options as bytes, once: every group of candidates reads them.
     if options.len() != runs.len() {
         options.clear();
@@ -78,6 +71,12 @@ fn made_by(
             std::array::from_fn(|i| partners[i] as u8 ^ run.value)
         }));
     }
+    #[cfg(target_arch = "x86_64")]
+    if path.avx512() && crate::heap::simd::available() {
+        // SAFETY: the features were just checked.
+        return unsafe { made_avx512(options, group) };
+    }
+    let _ = path;
     // The least XOR of each candidate with the options: 0 where one of
     // them is the candidate (vector code on every path).
     let mut least = [[u8::MAX; LANES]; AT_ONCE];
@@ -91,35 +90,22 @@ fn made_by(
     least.map(|least| (0..LANES).fold(0, |m, i| m | ((least[i] == 0) as u64) << i))
 }
 
-/// [`made_by`] with AVX-512: the partners' low bytes taken straight from
-/// the table, and each heap's candidate kept alive until an option equals
-/// it (one masked comparison of 64 bytes).
+/// [`made_by`] with AVX-512: each heap's candidate kept alive until an
+/// option equals it (one masked comparison of 64 bytes).
 ///
 /// # Safety
-/// AVX-512F and BW must be available; `old[run.at..run.at + LANES]` must
-/// be in the table for each run.
+/// AVX-512F and BW must be available.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn made_avx512(old: &[u16], runs: &[Run], group: &[[u8; LANES]; AT_ONCE]) -> [u64; AT_ONCE] {
+unsafe fn made_avx512(options: &[[u8; LANES]], group: &[[u8; LANES]; AT_ONCE]) -> [u64; AT_ONCE] {
     use std::arch::x86_64::*;
     // SAFETY: 64 bytes each.
     let candidates: [__m512i; AT_ONCE] =
         std::array::from_fn(|j| unsafe { _mm512_loadu_si512(group[j].as_ptr() as *const _) });
     let mut alive = [!0u64; AT_ONCE];
-    let table = old.as_ptr();
-    for run in runs {
-        // SAFETY: 64 values from `run.at`, as documented.
-        let (low, high) = unsafe {
-            let at = table.add(run.at);
-            (
-                _mm512_cvtepi16_epi8(_mm512_loadu_si512(at as *const _)),
-                _mm512_cvtepi16_epi8(_mm512_loadu_si512(at.add(32) as *const _)),
-            )
-        };
-        let option = _mm512_xor_si512(
-            _mm512_inserti64x4::<1>(_mm512_castsi256_si512(low), high),
-            _mm512_set1_epi8(run.value as i8),
-        );
+    for option in options {
+        // SAFETY: 64 bytes.
+        let option = unsafe { _mm512_loadu_si512(option.as_ptr() as *const _) };
         for (alive, &candidate) in alive.iter_mut().zip(&candidates) {
             *alive = _mm512_mask_cmpneq_epu8_mask(*alive, option, candidate);
         }
