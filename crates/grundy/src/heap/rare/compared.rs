@@ -52,8 +52,19 @@ pub(super) struct Scratch {
     options: Vec<[u8; LANES]>,
 }
 
+/// Heaps whose candidates [`made_by`] compares together on `path`: a
+/// vector register's bytes (all 64 with AVX-512).
+fn chunk(path: Path) -> usize {
+    match path {
+        Path::Portable => 16,
+        Path::Avx2 => 32,
+        Path::Avx512 => LANES,
+    }
+}
+
 /// Which candidates of `group` (bit i of entry j: heap i's) some option of
-/// `runs` makes.
+/// `runs` makes, for the heaps of `active` (whole chunks of [`chunk`]; the
+/// others' bits say nothing).
 #[inline(always)]
 fn made_by(
     path: Path,
@@ -61,6 +72,7 @@ fn made_by(
     runs: &[Run],
     options: &mut Vec<[u8; LANES]>,
     group: &[[u8; LANES]; AT_ONCE],
+    active: u64,
 ) -> [u64; AT_ONCE] {
     // The options as bytes, once: every group of candidates reads them.
     if options.len() != runs.len() {
@@ -76,18 +88,54 @@ fn made_by(
         // SAFETY: the features were just checked.
         return unsafe { made_avx512(options, group) };
     }
-    let _ = path;
-    // The least XOR of each candidate with the options: 0 where one of
-    // them is the candidate (vector code on every path).
-    let mut least = [[u8::MAX; LANES]; AT_ONCE];
-    for option in options.iter() {
-        for (least, candidate) in least.iter_mut().zip(group) {
-            for i in 0..LANES {
-                least[i] = least[i].min(option[i] ^ candidate[i]);
+    // Heaps a vector register at a time, so that their candidates and
+    // least XORs stay in registers while every option goes by.
+    if path == Path::Avx2 {
+        made_in_chunks::<32>(options, group, active)
+    } else {
+        made_in_chunks::<16>(options, group, active)
+    }
+}
+
+/// [`made_by`] without AVX-512, `C` heaps at a time (a vector register's
+/// bytes), the chunks of `active` only: the least XOR of each candidate with the options, 0 where one
+/// of them is the candidate.
+#[inline(always)]
+fn made_in_chunks<const C: usize>(
+    options: &[[u8; LANES]],
+    group: &[[u8; LANES]; AT_ONCE],
+    active: u64,
+) -> [u64; AT_ONCE] {
+    let mut made = [0u64; AT_ONCE];
+    for c in (0..LANES).step_by(C).filter(|c| active >> c & 1 != 0) {
+        let mut candidates = [[0u8; C]; AT_ONCE];
+        for (candidates, group) in candidates.iter_mut().zip(group) {
+            candidates.copy_from_slice(&group[c..c + C]);
+        }
+        let mut least = [[u8::MAX; C]; AT_ONCE];
+        for option in options {
+            let option: &[u8; C] = (&option[c..c + C]).try_into().expect("a chunk");
+            for j in 0..AT_ONCE {
+                min_xor(&mut least[j], option, &candidates[j]);
             }
         }
+        for (made, least) in made.iter_mut().zip(&least) {
+            let mut bits = 0u64;
+            for (i, &l) in least.iter().enumerate() {
+                bits |= u64::from(l == 0) << i;
+            }
+            *made |= bits << c;
+        }
     }
-    least.map(|least| (0..LANES).fold(0, |m, i| m | ((least[i] == 0) as u64) << i))
+    made
+}
+
+/// `least[i] = min(least[i], option[i] ^ candidate[i])` in each lane.
+#[inline(always)]
+fn min_xor<const C: usize>(least: &mut [u8; C], option: &[u8; C], candidate: &[u8; C]) {
+    for i in 0..C {
+        least[i] = least[i].min(option[i] ^ candidate[i]);
+    }
 }
 
 /// [`made_by`] with AVX-512: each heap's candidate kept alive until an
@@ -202,6 +250,15 @@ pub(super) fn compare<const W: usize>(
     // Each heap's unmarked common values not yet taken as candidates.
     let mut free: [[u64; 8]; LANES] =
         std::array::from_fn(|i| std::array::from_fn(|w| !marks[i].0[w] & odd[w]));
+    // Each heap's first word of `free` with a value left (8: none left).
+    // Candidates are taken in increasing order, so it only moves up.
+    let next_word = |free: &[u64; 8], mut w: usize| {
+        while w < 8 && free[w] == 0 {
+            w += 1;
+        }
+        w
+    };
+    let mut word: [usize; LANES] = std::array::from_fn(|i| next_word(&free[i], 0));
     // Candidates are taken and compared a few at a time, smallest first,
     // until every heap has one that no option makes (its smallest is the
     // mex of the options through rare heaps), or has none left. Lane i of
@@ -211,22 +268,34 @@ pub(super) fn compare<const W: usize>(
     let mut last = [0u8; LANES];
     let mut settled = 0u64;
     let mut compared = 0;
+    let chunk = chunk(path);
     while settled != !0 && compared < most.min(CANDIDATES) {
+        // The heaps of a chunk whose heaps have all settled sit the round
+        // out: they take no candidate and their options are not compared.
+        let mut active = 0u64;
+        for c in (0..LANES).step_by(chunk) {
+            let lanes = (!0u64 >> (LANES - chunk)) << c;
+            if settled & lanes != lanes {
+                active |= lanes;
+            }
+        }
         let mut group = [[0u8; LANES]; AT_ONCE];
         let mut valid = [0u64; AT_ONCE];
-        for i in 0..LANES {
+        for i in (0..LANES).filter(|i| active >> i & 1 != 0) {
             for (j, group) in group.iter_mut().enumerate() {
                 // With no value left, the lane repeats its last.
-                if let Some(w) = free[i].iter().position(|&w| w != 0) {
+                let w = word[i];
+                if w < 8 {
                     let b = free[i][w].trailing_zeros();
                     free[i][w] &= free[i][w] - 1;
+                    word[i] = next_word(&free[i], w);
                     last[i] = (64 * w as u32 + b) as u8;
                     valid[j] |= 1 << i;
                 }
                 group[i] = last[i];
             }
         }
-        let found = made_by(path, old, runs, options, &group);
+        let found = made_by(path, old, runs, options, &group, active);
         for j in 0..AT_ONCE {
             // Candidates some option makes are marked; one that none makes
             // settles its heap.
@@ -239,17 +308,15 @@ pub(super) fn compare<const W: usize>(
             settled |= valid[j] & !found[j];
         }
         // Heaps without values left settle too.
-        for (i, free) in free.iter().enumerate() {
-            if free.iter().all(|&w| w == 0) {
-                settled |= 1 << i;
-            }
+        for (i, &w) in word.iter().enumerate() {
+            settled |= u64::from(w == 8) << i;
         }
         compared += AT_ONCE;
     }
     for i in 0..LANES {
         // Exact below the last candidate compared, or everywhere once no
         // unmarked value is left.
-        limits[i] = if free[i].iter().all(|&w| w == 0) {
+        limits[i] = if word[i] == 8 {
             u32::MAX
         } else {
             decode(last[i], low_mask) + 1

@@ -237,9 +237,6 @@ fn whole_run<const N: usize>(rows: &mut [u8], partners: &[u16], value: u16, widt
 }
 
 /// [`block_marks`], compiled for AVX2 and BMI2 on the x86 vector paths.
-/// Options are compared with candidates only on the vector paths: in plain
-/// code, without wide registers, the comparisons cost more than the stores
-/// they save.
 fn block_marks_on<const W: usize>(
     context: &RareSplit,
     first: usize,
@@ -254,10 +251,7 @@ fn block_marks_on<const W: usize>(
         // when the path is chosen), BMI2 was just checked.
         return unsafe { block_marks_bmi2(context, first, old, marks, path, compared) };
     }
-    if let Some(compared) = compared {
-        compared.limits.fill(u32::MAX);
-    }
-    block_marks(context, first, old, marks, path, None)
+    block_marks(context, first, old, marks, path, compared)
 }
 
 /// [`block_marks`] with AVX2 and BMI2.

@@ -925,7 +925,7 @@ fn officers_with_options_compared_with_candidates_agrees_with_marks_only() {
             let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
             let case = format!("{path}, {candidates} candidates, two threads: {two_threads}");
             assert_eq!(engine.values(), reference.values(), "{case}");
-            if candidates == 4 && !two_threads && path != Path::Portable {
+            if candidates == 4 && !two_threads {
                 assert!(engine.stats().remarked > 0, "{case}");
             }
         }
