@@ -247,18 +247,23 @@ pub(super) fn compare<const W: usize>(
             }),
     );
     options.clear();
-    // Each heap's unmarked common values not yet taken as candidates.
-    let mut free: [[u64; 8]; LANES] =
-        std::array::from_fn(|i| std::array::from_fn(|w| !marks[i].0[w] & odd[w]));
-    // Each heap's first word of `free` with a value left (8: none left).
-    // Candidates are taken in increasing order, so it only moves up.
-    let next_word = |free: &[u64; 8], mut w: usize| {
-        while w < 8 && free[w] == 0 {
+    // Each heap's unmarked common values not yet taken as candidates, a
+    // word at a time: candidates are taken in increasing order, so each
+    // heap has a word (8: none left) and the values of it still free.
+    // The marks of words past it do not change meanwhile (only candidates
+    // taken are marked).
+    let next_word = |marks: &Bits<W>, mut w: usize| {
+        while w < 8 && !marks.0[w] & odd[w] == 0 {
             w += 1;
         }
-        w
+        let free = if w < 8 { !marks.0[w] & odd[w] } else { 0 };
+        (w, free)
     };
-    let mut word: [usize; LANES] = std::array::from_fn(|i| next_word(&free[i], 0));
+    let mut word = [0usize; LANES];
+    let mut free = [0u64; LANES];
+    for i in 0..LANES {
+        (word[i], free[i]) = next_word(&marks[i], 0);
+    }
     // Candidates are taken and compared a few at a time, smallest first,
     // until every heap has one that no option makes (its smallest is the
     // mex of the options through rare heaps), or has none left. Lane i of
@@ -286,9 +291,11 @@ pub(super) fn compare<const W: usize>(
                 // With no value left, the lane repeats its last.
                 let w = word[i];
                 if w < 8 {
-                    let b = free[i][w].trailing_zeros();
-                    free[i][w] &= free[i][w] - 1;
-                    word[i] = next_word(&free[i], w);
+                    let b = free[i].trailing_zeros();
+                    free[i] &= free[i] - 1;
+                    if free[i] == 0 {
+                        (word[i], free[i]) = next_word(&marks[i], w + 1);
+                    }
                     last[i] = (64 * w as u32 + b) as u8;
                     valid[j] |= 1 << i;
                 }
