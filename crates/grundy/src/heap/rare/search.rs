@@ -25,10 +25,9 @@ const DENSE_SPLITS: usize = 1024;
 /// 0.007 to 300,000 took as long either way (`GRUNDY_SIMD=avx2
 /// GRUNDY_THREADS=1 taskset -c 1 octal_speed CODE N serial`, Intel Xeon,
 /// family 6 model 207). The AVX-512 search is better without: 1.70-1.77 s
-/// against 1.24-1.27 s with 512 or 768. For values from 1024 to 2047,
-/// before the search order began with three runs, 1,024 marks had made
-/// no difference either (0.007 to 10^6: 16.4-19.1 s against 16.4-18.2 s
-/// without, AMD EPYC Zen 4).
+/// against 1.24-1.27 s with 512 or 768. For values from 1024 to 2047, an
+/// earlier measurement with 1,024 marks found no difference either (0.007
+/// to 10^6: 16.4-19.1 s against 16.4-18.2 s without, AMD EPYC Zen 4).
 const AVX2_DENSE_SPLITS: usize = 768;
 
 /// The same on the AVX2 path for values of 2048 and more, which its byte
