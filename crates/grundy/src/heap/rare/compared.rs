@@ -90,10 +90,10 @@ fn made_by(
     }
     // Heaps a vector register at a time, so that their candidates and
     // least XORs stay in registers while every option goes by.
-    if path == Path::Avx2 {
-        made_in_chunks::<32>(options, group, active)
-    } else {
-        made_in_chunks::<16>(options, group, active)
+    // The same widths as [`chunk`], which decides which heaps sit out.
+    match chunk(path) {
+        32 => made_in_chunks::<32>(options, group, active),
+        _ => made_in_chunks::<16>(options, group, active),
     }
 }
 
