@@ -322,19 +322,31 @@ unsafe fn compare_avx512<const K: usize>(
             hits |= _mm512_cmpeq_epi16_mask(v, w);
         }
         if hits != 0 {
-            let mut lanes = [0u16; 32];
-            // SAFETY: 32 words.
-            unsafe { _mm512_storeu_si512(lanes.as_mut_ptr() as *mut _, v) };
-            while hits != 0 {
-                let lane = hits.trailing_zeros() as usize;
-                hits &= hits - 1;
-                want.take(u32::from(lanes[lane]));
-            }
+            take_lanes(v, hits, want);
             return a + 32;
         }
         a += 32;
     }
     a
+}
+
+/// Takes out of `want` the values of the lanes of `v` set in `hits` (each
+/// checked exactly: one that is not in the set is left alone).
+///
+/// # Safety
+/// AVX-512F must be available.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn take_lanes(v: std::arch::x86_64::__m512i, mut hits: u32, want: &mut Wanted) {
+    let mut lanes = [0u16; 32];
+    // SAFETY: 32 words.
+    unsafe { std::arch::x86_64::_mm512_storeu_si512(lanes.as_mut_ptr() as *mut _, v) };
+    while hits != 0 {
+        let lane = hits.trailing_zeros() as usize;
+        hits &= hits - 1;
+        want.take(u32::from(lanes[lane]));
+    }
 }
 
 /// One step of the AVX-512 search: the values of the 32 splits
@@ -384,7 +396,6 @@ unsafe fn search_avx512<const G: usize>(
     half: usize,
     want: &mut Wanted,
 ) -> usize {
-    use std::arch::x86_64::*;
     debug_assert!(half <= m / 2);
     let mut set = set_registers::<G>(want);
     // A full step looks at a..a+32, all at most `half`; the downward load
@@ -393,15 +404,8 @@ unsafe fn search_avx512<const G: usize>(
         debug_assert!(m - a < table.len() && a + 31 < table.len());
         let (hits, v) = step_hits(&set, table.as_ptr(), m, a);
         if hits != 0 {
-            let mut lanes = [0u16; 32];
-            _mm512_storeu_si512(lanes.as_mut_ptr() as *mut _, v);
-            let mut h = hits;
-            while h != 0 {
-                let lane = h.trailing_zeros() as usize;
-                h &= h - 1;
-                // Values beyond the groups alias in the lookup: the exact check is here.
-                want.take(u32::from(lanes[lane]));
-            }
+            // Values beyond the groups alias in the lookup: the exact check is here.
+            take_lanes(v, hits, want);
             if want.count <= MAX_COMPARED_512 {
                 return a + 32;
             }
