@@ -647,6 +647,73 @@ fn treblecross_takes_a_sum_free_split() {
     );
 }
 
+#[test]
+fn reviews_come_sooner_while_rare_heaps_turn_up() {
+    // 0.007 finds rare heaps all along: its split is looked at again after
+    // an eighth more heaps. 0.16's last rare heap (of 52) is at 8,925 or
+    // so, and from there its reviews come at doublings.
+    for (digits, n, eighth) in [
+        (&[0, 0, 0, 7][..], 40_000, true),
+        (&[0, 1, 6][..], 200_000, false),
+    ] {
+        let mut engine = Engine::new(TakeBreak::new(digits).unwrap());
+        let mut reviews = Vec::new();
+        while engine.values.len() <= n {
+            let next = engine.next_review;
+            let _ = engine.extend_to(next, &mut |_| ControlFlow::Continue(()));
+            reviews.push(next);
+        }
+        let last = &reviews[reviews.len() - 3..];
+        for pair in last.windows(2) {
+            let (at, then) = (pair[0], pair[1]);
+            let expected = if eighth { at + at / 8 } else { 2 * at };
+            assert_eq!(then, expected, "{digits:?}: reviews {reviews:?}");
+        }
+    }
+}
+
+#[test]
+fn a_review_keeps_the_split_with_fewer_rare_heaps() {
+    // At each review of 0.007 (a greedy sum-free set), the split kept
+    // leaves no more rare heaps than a fresh choice on the same heaps;
+    // some fresh choices on the way leave more, and are not taken. The
+    // list of rare heaps is always every heap rare under the split.
+    let mut engine = Engine::new(TakeBreak::new(&[0, 0, 0, 7]).unwrap());
+    let mut worse = 0;
+    while engine.values.len() < 100_000 {
+        let at = engine.next_review;
+        let _ = engine.extend_to(at, &mut |_| ControlFlow::Continue(()));
+        let values = &engine.values;
+        let rare: Vec<u32> = (1..values.len())
+            .filter(|&i| engine.is_rare(i, values.get(i)))
+            .map(|i| i as u32)
+            .collect();
+        assert_eq!(rare, engine.rare, "heaps 0..={at}");
+        // The review looked at heaps 0..at.
+        let Some(split) = engine.split else { continue };
+        let kept = rare.iter().filter(|&&r| (r as usize) < at).count();
+        let counts = ValueCounts::of(at, |i| values.get(i));
+        let (fresh, common) = sum_free::choose_sum_free(&counts).expect("a sum-free split");
+        let under_fresh = (1..at)
+            .filter(|&i| rare_under(&fresh, &common, i, values.get(i)))
+            .count();
+        assert!(
+            kept <= under_fresh,
+            "at {at}: {kept} rare heaps under {split:?}, {under_fresh} under a fresh choice"
+        );
+        worse += usize::from(under_fresh > kept);
+    }
+    assert!(
+        worse > 0,
+        "no fresh choice was worse: the test tests nothing"
+    );
+    // Values with these reviews (the table ends past 100,000, at a review).
+    assert_eq!(
+        engine.values().to_u32()[..=30_000],
+        values(&[0, 0, 0, 7], 30_000, true)
+    );
+}
+
 /// The smallest value of `want` that no split `(a, m - a)` of `table` has,
 /// by looking at every split.
 fn smallest_missing(table: &[u16], m: usize, want: &Bits<32>) -> Option<u32> {
