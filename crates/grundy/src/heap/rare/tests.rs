@@ -650,8 +650,8 @@ fn treblecross_takes_a_sum_free_split() {
 #[test]
 fn reviews_come_sooner_while_rare_heaps_turn_up() {
     // 0.007 finds rare heaps all along: its split is looked at again after
-    // an eighth more heaps. 0.16's last rare heap (of 52) is at 8,925 or
-    // so, and from there its reviews come at doublings.
+    // an eighth more heaps. 0.16's last rare heap (of 52, under the mask
+    // 30) is heap 13,935, and from there its reviews come at doublings.
     for (digits, n, eighth) in [
         (&[0, 0, 0, 7][..], 40_000, true),
         (&[0, 1, 6][..], 200_000, false),
