@@ -127,6 +127,22 @@ impl ValueCounts {
         self.counted = self.counted.max(len);
     }
 
+    /// How many of the counted heaps `rare(parity, value)` calls rare, with
+    /// `parity` 0 for even heaps and 1 for odd ones (values below
+    /// [`MAX_RARE_BOUND`] only).
+    pub(super) fn heaps_where(&self, rare: impl Fn(usize, u32) -> bool) -> usize {
+        [&self.even, &self.odd]
+            .into_iter()
+            .enumerate()
+            .map(|(parity, side)| {
+                (side.iter().enumerate())
+                    .filter(|&(v, _)| rare(parity, v as u32))
+                    .map(|(_, &count)| count as usize)
+                    .sum::<usize>()
+            })
+            .sum()
+    }
+
     /// The counts of heaps `1..len` of a table.
     pub(super) fn of(len: usize, value: impl Fn(usize) -> u32) -> ValueCounts {
         let mut counts = ValueCounts::default();

@@ -823,26 +823,33 @@ impl Engine {
                 None => (None, parity_words(0)),
             },
         };
-        if best != self.split || common != self.odd {
-            let rare: Vec<u32> = match &best {
-                Some(split) => (1..len)
-                    .filter(|&i| rare_under(split, &common, i, values.get(i)))
-                    .map(|i| i as u32)
-                    .collect(),
-                None => Vec::new(),
+        // The choice is greedy (a sum-free set) and may leave more rare
+        // heaps than the split in force: then that one stays. A split is
+        // chosen only for values the counts hold, so they tell how many
+        // heaps it leaves rare.
+        let changed = best != self.split || common != self.odd;
+        let worse = changed
+            && match (best, self.split) {
+                (Some(split), Some(_)) => {
+                    let rare = |parity, v| rare_under(&split, &common, parity, v);
+                    self.counts.heaps_where(rare) >= self.rare.len()
+                }
+                _ => false,
             };
-            // The choice is greedy (a sum-free set) and may leave more rare
-            // heaps than the split in force: then that one stays.
-            if best.is_some() && self.split.is_some() && rare.len() >= self.rare.len() {
-                self.rare_at_review = self.rare.len();
-                return;
-            }
+        if changed && !worse {
             // The new rare heaps may pair with packed ones.
             self.values.unpack();
             self.work.stats.rebuilds += 1;
             self.split = best;
             self.odd = common;
-            self.rare = rare;
+            self.rare.clear();
+            if best.is_some() {
+                let rare: Vec<u32> = (1..len)
+                    .filter(|&i| self.is_rare(i, self.values.get(i)))
+                    .map(|i| i as u32)
+                    .collect();
+                self.rare = rare;
+            }
             self.rare_values = self
                 .rare
                 .iter()
