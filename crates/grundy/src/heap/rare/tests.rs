@@ -673,6 +673,29 @@ fn reviews_come_sooner_while_rare_heaps_turn_up() {
 }
 
 #[test]
+fn the_histogram_counts_rare_heaps_as_the_table_does() {
+    // A review compares splits by the heaps they leave rare, counted from
+    // the histogram of values at even and at odd heaps: a domain split's
+    // class depends on the heap's parity too.
+    let table = values(&[0, 6], 5_000, false);
+    let counts = ValueCounts::of(table.len(), |i| table[i]);
+    for domain in [false, true] {
+        let split = Split {
+            mask: 494,
+            free: 0,
+            domain,
+            shift: 1,
+        };
+        let common = parity_words(split.mask);
+        let by_table = (1..table.len())
+            .filter(|&i| rare_under(&split, &common, i, table[i]))
+            .count();
+        let by_counts = counts.heaps_where(|parity, v| rare_under(&split, &common, parity, v));
+        assert_eq!(by_counts, by_table, "{split:?}");
+    }
+}
+
+#[test]
 fn a_review_keeps_the_split_with_fewer_rare_heaps() {
     // At each review of 0.007 (a greedy sum-free set), the split kept
     // leaves no more rare heaps than a fresh choice on the same heaps;
