@@ -14,18 +14,23 @@
 //! candidate is compared with 64 heaps' options in a few vector
 //! instructions.
 //!
-//! The comparison is in bytes, which is exact under the same condition as
-//! the packed tables ([`super::packed`]): the split's mask has bit 8, every
-//! value is below 512, and every partner is common. An option through a
-//! rare heap is then common, and a common value is its low byte.
+//! The comparison is in bytes where that is exact, under the same condition
+//! as the packed tables ([`super::packed`]): the split's mask has bit 8,
+//! every value is below 512, and every partner is common. An option through
+//! a rare heap is then common, and a common value is its low byte.
+//! Elsewhere (`0.007`'s sum-free set, values past 512, rare heaps still
+//! turning up) it is in 16-bit lanes, exact for every value: half as many
+//! heaps a register. An option through a deferred rare heap that is a rare
+//! value is then not marked at all; it is one more wanted value, which the
+//! search finds among the splits as it finds the others.
 //!
-//! A heap's marks are exact below its *limit*: the value after its last
-//! candidate (or everywhere, when it had fewer). A heap whose smallest
+//! A heap's marks of common values are exact below its *limit*: the value
+//! after its last candidate (or everywhere, when it had fewer). A heap whose smallest
 //! unmarked value reaches its limit is marked again in full
 //! ([`super::pipeline::block_value`]); with a candidate list long enough,
 //! that is a heap in some hundreds.
 
-use super::packed::{bytes_hold, decode};
+use super::packed::bytes_hold;
 use super::{Bits, RareSplit};
 use crate::heap::simd::Path;
 
@@ -40,7 +45,15 @@ const AT_ONCE: usize = 4;
 #[derive(Clone, Copy)]
 struct Run {
     at: usize,
-    value: u8,
+    value: u16,
+}
+
+/// How options are compared with candidates: as bytes (see the module) or
+/// as whole 16-bit values.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Width {
+    Bytes,
+    Words,
 }
 
 /// What [`compare`] keeps between groups of heaps, so that a block's groups
@@ -53,12 +66,16 @@ pub(super) struct Scratch {
 }
 
 /// Heaps whose candidates [`made_by`] compares together on `path`: a
-/// vector register's bytes (all 64 with AVX-512).
-fn chunk(path: Path) -> usize {
-    match path {
+/// vector register's lanes (all 64 bytes with AVX-512).
+fn chunk(path: Path, width: Width) -> usize {
+    let bytes = match path {
         Path::Portable => 16,
         Path::Avx2 => 32,
         Path::Avx512 => LANES,
+    };
+    match width {
+        Width::Bytes => bytes,
+        Width::Words => bytes / 2,
     }
 }
 
@@ -71,16 +88,20 @@ fn made_by(
     old: &[u16],
     runs: &[Run],
     options: &mut Vec<[u8; LANES]>,
-    group: &[[u8; LANES]; AT_ONCE],
+    (group, width): (&[[u16; LANES]; AT_ONCE], Width),
     active: u64,
 ) -> [u64; AT_ONCE] {
+    if width == Width::Words {
+        return made_by_words(path, old, runs, group, active);
+    }
+    let group: &[[u8; LANES]; AT_ONCE] = &group.map(|group| group.map(|v| v as u8));
     // The options as bytes, once: every group of candidates reads them.
     if options.len() != runs.len() {
         options.clear();
         options.extend(runs.iter().map(|run| {
             let at = run.at;
             let partners: &[u16; LANES] = old[at..at + LANES].try_into().expect("a whole run");
-            std::array::from_fn(|i| partners[i] as u8 ^ run.value)
+            std::array::from_fn(|i| (partners[i] ^ run.value) as u8)
         }));
     }
     #[cfg(target_arch = "x86_64")]
@@ -91,7 +112,7 @@ fn made_by(
     // Heaps a vector register at a time, so that their candidates and
     // least XORs stay in registers while every option goes by.
     // The same widths as [`chunk`], which decides which heaps sit out.
-    match chunk(path) {
+    match chunk(path, Width::Bytes) {
         32 => made_in_chunks::<32>(options, group, active),
         _ => made_in_chunks::<16>(options, group, active),
     }
@@ -161,6 +182,106 @@ unsafe fn made_avx512(options: &[[u8; LANES]], group: &[[u8; LANES]; AT_ONCE]) -
     alive.map(|alive| !alive)
 }
 
+/// [`made_by`] in 16-bit lanes: which candidates of `group` some option of
+/// `runs` makes, each option read from the table (`old`) and XORed with its
+/// rare heap's value as it goes by, for the chunks of `active`.
+#[inline(always)]
+fn made_by_words(
+    path: Path,
+    old: &[u16],
+    runs: &[Run],
+    group: &[[u16; LANES]; AT_ONCE],
+    active: u64,
+) -> [u64; AT_ONCE] {
+    for run in runs {
+        assert!(run.at + LANES <= old.len(), "a whole run");
+    }
+    #[cfg(target_arch = "x86_64")]
+    if path.avx512() && crate::heap::simd::available() {
+        // SAFETY: the features were just checked, and every run is inside
+        // `old` (checked above).
+        return unsafe { made_words_avx512(old, runs, group, active) };
+    }
+    match chunk(path, Width::Words) {
+        16 => made_words_in_chunks::<16>(old, runs, group, active),
+        _ => made_words_in_chunks::<8>(old, runs, group, active),
+    }
+}
+
+/// [`made_by_words`] without AVX-512, `C` heaps at a time (a vector
+/// register's 16-bit lanes): each candidate's lanes where an option equals
+/// it, ORed over the options while every option goes by.
+#[inline(always)]
+fn made_words_in_chunks<const C: usize>(
+    old: &[u16],
+    runs: &[Run],
+    group: &[[u16; LANES]; AT_ONCE],
+    active: u64,
+) -> [u64; AT_ONCE] {
+    let mut made = [0u64; AT_ONCE];
+    for c in (0..LANES).step_by(C).filter(|c| active >> c & 1 != 0) {
+        let candidates: [[u16; C]; AT_ONCE] =
+            std::array::from_fn(|j| group[j][c..c + C].try_into().expect("a chunk"));
+        let mut equal = [[0u16; C]; AT_ONCE];
+        for run in runs {
+            let partners: &[u16; C] = old[run.at + c..run.at + c + C].try_into().expect("a chunk");
+            let option: [u16; C] = std::array::from_fn(|i| partners[i] ^ run.value);
+            for j in 0..AT_ONCE {
+                for i in 0..C {
+                    // All ones where equal: one comparison and one OR a lane.
+                    equal[j][i] |= u16::from(option[i] == candidates[j][i]).wrapping_neg();
+                }
+            }
+        }
+        for (made, equal) in made.iter_mut().zip(&equal) {
+            let mut bits = 0u64;
+            for (i, &e) in equal.iter().enumerate() {
+                bits |= u64::from(e != 0) << i;
+            }
+            *made |= bits << c;
+        }
+    }
+    made
+}
+
+/// [`made_by_words`] with AVX-512: 32 heaps a register, each heap's
+/// candidate kept alive until an option equals it.
+///
+/// # Safety
+/// AVX-512F and BW must be available, and `old[run.at..run.at + LANES]`
+/// inside `old` for every run.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn made_words_avx512(
+    old: &[u16],
+    runs: &[Run],
+    group: &[[u16; LANES]; AT_ONCE],
+    active: u64,
+) -> [u64; AT_ONCE] {
+    use std::arch::x86_64::*;
+    let mut made = [0u64; AT_ONCE];
+    for half in [0, 32].into_iter().filter(|h| active >> h & 1 != 0) {
+        // SAFETY: 32 lanes of 64 each.
+        let candidates: [__m512i; AT_ONCE] = std::array::from_fn(|j| unsafe {
+            _mm512_loadu_si512(group[j][half..].as_ptr() as *const _)
+        });
+        let mut alive = [!0u32; AT_ONCE];
+        for run in runs {
+            // SAFETY: inside `old` (the caller's contract).
+            let partners =
+                unsafe { _mm512_loadu_si512(old.as_ptr().add(run.at + half) as *const _) };
+            let option = _mm512_xor_si512(partners, _mm512_set1_epi16(run.value as i16));
+            for (alive, &candidate) in alive.iter_mut().zip(&candidates) {
+                *alive = _mm512_mask_cmpneq_epu16_mask(*alive, option, candidate);
+            }
+        }
+        for (made, alive) in made.iter_mut().zip(alive) {
+            *made |= u64::from(!alive) << half;
+        }
+    }
+    made
+}
+
 /// Heaps compared at once: one run of partners.
 pub(super) const LANES: usize = 64;
 
@@ -168,46 +289,60 @@ pub(super) const LANES: usize = 64;
 const MIN_RARE: usize = 512;
 
 /// The rare heaps whose options are marked (the last ones of the list), of
-/// `rare` in all: three fifths. With fewer, more heaps have more unmarked
-/// values below their mex than there are candidates; with more, more
-/// options are stored.
-fn marked(rare: usize) -> usize {
-    rare * 3 / 5
+/// `rare` in all: three fifths in bytes, three quarters in 16-bit lanes
+/// (where a comparison covers half as many heaps). With fewer, more heaps
+/// have more unmarked values below their mex, and the comparisons go on for
+/// more rounds; with more, more options are stored.
+fn marked(rare: usize, width: Width) -> usize {
+    match width {
+        Width::Bytes => rare * 3 / 5,
+        Width::Words => rare * 3 / 4,
+    }
 }
 
 /// The rare heaps (a range of `context`'s list) whose options the rows
 /// `low..low + LANES` may compare with candidates instead of marking,
 /// given the table `old` below the block (`cut = old.len()`) and the last
 /// rare heap of the whole table below the block: the first ones of those
-/// that pair with every row through a partner below `cut`. Empty when
-/// the conditions of exact byte comparison do not hold (see the module).
+/// that pair with every row through a partner below `cut`, and how their
+/// options are compared (see the module). Empty where the class of a value
+/// depends on its heap, or where the code has several split sizes, and in
+/// 16-bit lanes without AVX-512.
 pub(super) fn deferred(
     context: &RareSplit,
-    low: usize,
-    cut: usize,
+    (low, cut): (usize, usize),
     last_rare: usize,
-) -> std::ops::Range<usize> {
+    path: Path,
+) -> (std::ops::Range<usize>, Width) {
     let (rules, split, rare) = (context.rules, context.split, context.rare);
-    // The class is the parity alone, for every heap alike.
+    // The class is the value's alone, for every heap alike.
     let plain = !split.domain && split.shift == 0;
-    if !plain || !bytes_hold(&split) || rules.splits.len() != 1 || rules.unequal || rare.is_empty()
-    {
-        return 0..0;
+    if !plain || rules.splits.len() != 1 || rules.unequal || rare.is_empty() {
+        return (0..0, Width::Words);
     }
     let k = rules.splits[0];
     let last = rare[rare.len() - 1] as usize;
-    // Every partner lies past the last rare heap (so it is common), and
-    // each rare heap from `whole` on pairs with every row through a
-    // partner below `cut`.
-    if low <= last + k + last_rare {
-        return 0..0;
+    // In bytes where every partner lies past the last rare heap (so it is
+    // common) and the packed tables' rule holds.
+    let width = match bytes_hold(&split) && low > last + k + last_rare {
+        true => Width::Bytes,
+        false => Width::Words,
+    };
+    // Compared 16 heaps a register (AVX2) or 8 (plain code), 16-bit
+    // options cost about as much as their stores: `0.007` to 10^6 took
+    // 15.60-15.69 s against 15.65-15.91 s on AVX2 with a fifth of the rare
+    // heaps compared.
+    if width == Width::Words && !path.avx512() {
+        return (0..0, width);
     }
+    // Each rare heap from `whole` on pairs with every row through a
+    // partner below `cut`.
     let whole = rare.partition_point(|&r| r as usize + k + cut < low + LANES);
     let all = rare.len() - whole;
     if all < MIN_RARE {
-        return 0..0;
+        return (0..0, width);
     }
-    whole..whole + all - marked(all)
+    (whole..whole + all - marked(all, width), width)
 }
 
 /// The candidates of heaps `low..low + LANES`, whose `marks` hold the options
@@ -221,15 +356,18 @@ pub(super) fn compare<const W: usize>(
     context: &RareSplit,
     low: usize,
     old: &[u16],
-    deferred: std::ops::Range<usize>,
+    (deferred, width): (std::ops::Range<usize>, Width),
     marks: &mut [Bits<W>],
     limits: &mut [u32],
     scratch: &mut Scratch,
     (path, most): (Path, usize),
 ) -> u64 {
-    assert!(marks.len() == LANES && limits.len() == LANES && W * 64 >= 512);
+    assert!(marks.len() == LANES && limits.len() == LANES);
+    assert!(
+        width == Width::Words || W == 8,
+        "bytes hold values below 512"
+    );
     let k = context.rules.splits[0];
-    let low_mask = context.split.mask as u8;
     let odd = context.odd;
     let Scratch { runs, options } = scratch;
     runs.clear();
@@ -242,7 +380,8 @@ pub(super) fn compare<const W: usize>(
                 assert!(at + LANES <= old.len(), "a whole run");
                 Run {
                     at,
-                    value: value as u8,
+                    // Values of rare heaps fit the table's cells.
+                    value: value as u16,
                 }
             }),
     );
@@ -253,10 +392,10 @@ pub(super) fn compare<const W: usize>(
     // The marks of words past it do not change meanwhile (only candidates
     // taken are marked).
     let next_word = |marks: &Bits<W>, mut w: usize| {
-        while w < 8 && !marks.0[w] & odd[w] == 0 {
+        while w < W && !marks.0[w] & odd[w] == 0 {
             w += 1;
         }
-        let free = if w < 8 { !marks.0[w] & odd[w] } else { 0 };
+        let free = if w < W { !marks.0[w] & odd[w] } else { 0 };
         (w, free)
     };
     let mut word = [0usize; LANES];
@@ -270,10 +409,10 @@ pub(super) fn compare<const W: usize>(
     // `group[j]` is heap i's; `last[i]` is the last it took. Heaps that
     // have settled take more too: their comparisons are free while others'
     // go on, and their limits rise.
-    let mut last = [0u8; LANES];
+    let mut last = [0u16; LANES];
     let mut settled = 0u64;
     let mut compared = 0;
-    let chunk = chunk(path);
+    let chunk = chunk(path, width);
     while settled != !0 && compared < most.min(CANDIDATES) {
         // The heaps of a chunk whose heaps have all settled sit the round
         // out: they take no candidate and their options are not compared.
@@ -284,25 +423,25 @@ pub(super) fn compare<const W: usize>(
                 active |= lanes;
             }
         }
-        let mut group = [[0u8; LANES]; AT_ONCE];
+        let mut group = [[0u16; LANES]; AT_ONCE];
         let mut valid = [0u64; AT_ONCE];
         for i in (0..LANES).filter(|i| active >> i & 1 != 0) {
             for (j, group) in group.iter_mut().enumerate() {
                 // With no value left, the lane repeats its last.
                 let w = word[i];
-                if w < 8 {
+                if w < W {
                     let b = free[i].trailing_zeros();
                     free[i] &= free[i] - 1;
                     if free[i] == 0 {
                         (word[i], free[i]) = next_word(&marks[i], w + 1);
                     }
-                    last[i] = (64 * w as u32 + b) as u8;
+                    last[i] = (64 * w as u32 + b) as u16;
                     valid[j] |= 1 << i;
                 }
                 group[i] = last[i];
             }
         }
-        let found = made_by(path, old, runs, options, &group, active);
+        let found = made_by(path, old, runs, options, (&group, width), active);
         for j in 0..AT_ONCE {
             // Candidates some option makes are marked; one that none makes
             // settles its heap.
@@ -310,24 +449,73 @@ pub(super) fn compare<const W: usize>(
             while hit != 0 {
                 let i = hit.trailing_zeros() as usize;
                 hit &= hit - 1;
-                marks[i].set(decode(group[j][i], low_mask));
+                marks[i].set(u32::from(group[j][i]));
             }
             settled |= valid[j] & !found[j];
         }
         // Heaps without values left settle too.
         for (i, &w) in word.iter().enumerate() {
-            settled |= u64::from(w == 8) << i;
+            settled |= u64::from(w == W) << i;
         }
         compared += AT_ONCE;
     }
     for i in 0..LANES {
         // Exact below the last candidate compared, or everywhere once no
         // unmarked value is left.
-        limits[i] = if word[i] == 8 {
+        limits[i] = if word[i] == W {
             u32::MAX
         } else {
-            decode(last[i], low_mask) + 1
+            u32::from(last[i]) + 1
         };
     }
     (deferred.len() * LANES) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Which candidates some option makes, one by one.
+    fn made_plainly(old: &[u16], runs: &[Run], group: &[[u16; LANES]; AT_ONCE]) -> [u64; AT_ONCE] {
+        std::array::from_fn(|j| {
+            (0..LANES)
+                .filter(|&i| {
+                    runs.iter()
+                        .any(|run| old[run.at + i] ^ run.value == group[j][i])
+                })
+                .fold(0u64, |bits, i| bits | 1 << i)
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        #[test]
+        fn options_in_words_make_the_candidates_they_equal_on_every_path(
+            old in proptest::collection::vec(0u16..40, 64..200),
+            runs in proptest::collection::vec((0usize..200, 0u16..40), 0..30),
+            group in proptest::collection::vec(0u16..48, 4 * LANES),
+            active in any::<u64>(),
+        ) {
+            let runs: Vec<Run> = runs
+                .into_iter()
+                .map(|(at, value)| Run { at: at % (old.len() - LANES + 1), value })
+                .collect();
+            let group: [[u16; LANES]; AT_ONCE] =
+                std::array::from_fn(|j| group[j * LANES..(j + 1) * LANES].try_into().unwrap());
+            let plain = made_plainly(&old, &runs, &group);
+            for path in Path::supported_paths() {
+                let chunk = chunk(path, Width::Words);
+                // Whole chunks active or not, as `compare` asks.
+                let mut lanes = 0u64;
+                for c in (0..LANES).step_by(chunk).filter(|c| active >> c & 1 != 0) {
+                    lanes |= (!0u64 >> (LANES - chunk)) << c;
+                }
+                let made = made_by_words(path, &old, &runs, &group, lanes);
+                for j in 0..AT_ONCE {
+                    prop_assert_eq!(made[j] & lanes, plain[j] & lanes, "{} candidate {}", path, j);
+                }
+            }
+        }
+    }
 }

@@ -50,129 +50,133 @@ pub(super) fn block_marks<const W: usize>(
     if let Some(compared) = compared.as_mut() {
         compared.limits.fill(u32::MAX);
     }
-    for low in (first..end).step_by(rows_at_once) {
-        let high = (low + rows_at_once).min(end);
+    for group in (first..end).step_by(compared::LANES) {
+        let group_end = (group + compared::LANES).min(end);
         // The rare heaps whose options are compared with candidates
-        // instead of marked (where `compared` can: see its module).
-        let deferred = match &compared {
-            Some(c) if W == 8 && high - low == compared::LANES => {
-                compared::deferred(context, low, cut, c.last_rare)
+        // instead of marked (where `compared` can: see its module), for
+        // all the rows of the group.
+        let (deferred, lanes) = match &compared {
+            Some(c) if group_end - group == compared::LANES => {
+                compared::deferred(context, (group, cut), c.last_rare, path)
             }
-            _ => 0..0,
+            _ => (0..0, compared::Width::Words),
         };
-        // Heaps `from..to` of these rows, each paired through the rare heap
-        // with value `value` whose partner for heap `from` is `old[partner]`.
-        let run = |rows: &mut [u8], from: usize, to: usize, partner: usize, value: u16| {
-            if from >= to {
-                return 0;
-            }
-            let partners = &old[partner..partner + (to - from)];
-            let lanes = |x: u64| x * 0x0001_0001_0001_0001;
-            let (value4, top4) = (lanes(value.into()), lanes(top as u64));
-            // The places of a group's four options: row `i + j` in lane `j`.
-            let step4 = lanes(4 * width as u64);
-            let mut place4 = lanes((from - low) as u64 * width as u64)
-                + ((width as u64) << 16 | (2 * width as u64) << 32 | (3 * width as u64) << 48);
-            let groups = partners.chunks_exact(4);
-            let tail = groups.remainder();
-            let rows = rows.as_mut_ptr();
-            for four in groups {
-                let x = u64::from(four[0])
-                    | u64::from(four[1]) << 16
-                    | u64::from(four[2]) << 32
-                    | u64::from(four[3]) << 48;
-                // Each lane is below `rows_at_once * width` <= 2^16: no carries.
-                let at = ((x ^ value4) & top4) + place4;
-                place4 += step4;
-                // SAFETY: each lane is a row below `high - low <= rows_at_once`
-                // (`to <= high`) times `width` plus a value below `width`:
-                // inside `rows`.
-                unsafe {
-                    *rows.add((at & 0xffff) as usize) = 1;
-                    *rows.add((at >> 16 & 0xffff) as usize) = 1;
-                    *rows.add((at >> 32 & 0xffff) as usize) = 1;
-                    *rows.add((at >> 48) as usize) = 1;
+        for low in (group..group_end).step_by(rows_at_once) {
+            let high = (low + rows_at_once).min(group_end);
+            // Heaps `from..to` of these rows, each paired through the rare heap
+            // with value `value` whose partner for heap `from` is `old[partner]`.
+            let run = |rows: &mut [u8], from: usize, to: usize, partner: usize, value: u16| {
+                if from >= to {
+                    return 0;
                 }
-            }
-            let i = to - from - tail.len() + (from - low);
-            for (j, &x) in tail.iter().enumerate() {
-                let at = (i + j) * width + (usize::from(x ^ value) & top);
-                // SAFETY: as above.
-                unsafe { *rows.add(at) = 1 };
-            }
-            (to - from) as u64
-        };
-        let full = high - low == rows_at_once;
-        for &k in &context.rules.splits {
-            let (rare, values) = (context.rare, context.rare_values);
-            // The rare heaps that pair with every row: r + k + 1 <= low
-            // (from = low) and r + k + cut >= high (to = high). The rare
-            // heaps are in increasing order, so these are one range of
-            // them, taken in a loop of their own without the bounds of
-            // each (for 16 or 32 rows, as wide values have, those had cost
-            // about as much as the stores).
-            let whole = match (full && !context.rules.unequal, low.checked_sub(k + 1)) {
-                (true, Some(last)) => {
-                    let first = high.saturating_sub(k + cut);
-                    rare.partition_point(|&r| (r as usize) < first)
-                        ..rare.partition_point(|&r| r as usize <= last)
+                let partners = &old[partner..partner + (to - from)];
+                let lanes = |x: u64| x * 0x0001_0001_0001_0001;
+                let (value4, top4) = (lanes(value.into()), lanes(top as u64));
+                // The places of a group's four options: row `i + j` in lane `j`.
+                let step4 = lanes(4 * width as u64);
+                let mut place4 = lanes((from - low) as u64 * width as u64)
+                    + ((width as u64) << 16 | (2 * width as u64) << 32 | (3 * width as u64) << 48);
+                let groups = partners.chunks_exact(4);
+                let tail = groups.remainder();
+                let rows = rows.as_mut_ptr();
+                for four in groups {
+                    let x = u64::from(four[0])
+                        | u64::from(four[1]) << 16
+                        | u64::from(four[2]) << 32
+                        | u64::from(four[3]) << 48;
+                    // Each lane is below `rows_at_once * width` <= 2^16: no carries.
+                    let at = ((x ^ value4) & top4) + place4;
+                    place4 += step4;
+                    // SAFETY: each lane is a row below `high - low <= rows_at_once`
+                    // (`to <= high`) times `width` plus a value below `width`:
+                    // inside `rows`.
+                    unsafe {
+                        *rows.add((at & 0xffff) as usize) = 1;
+                        *rows.add((at >> 16 & 0xffff) as usize) = 1;
+                        *rows.add((at >> 32 & 0xffff) as usize) = 1;
+                        *rows.add((at >> 48) as usize) = 1;
+                    }
                 }
-                _ => 0..0,
+                let i = to - from - tail.len() + (from - low);
+                for (j, &x) in tail.iter().enumerate() {
+                    let at = (i + j) * width + (usize::from(x ^ value) & top);
+                    // SAFETY: as above.
+                    unsafe { *rows.add(at) = 1 };
+                }
+                (to - from) as u64
             };
-            // Every rare heap but the deferred ones: the two ranges around them.
-            for kept in [0..deferred.start, deferred.end..rare.len()] {
-                // `whole` within `kept`, empty where they do not meet.
-                let start = whole.start.clamp(kept.start, kept.end);
-                let inner = start..whole.end.clamp(start, kept.end);
-                for i in (kept.start..inner.start).chain(inner.end..kept.end) {
-                    let r = rare[i] as usize;
-                    // Heap n pairs r with m - r = n - k - r: r < m and m - r < cut.
-                    let from = low.max(r + k + 1);
-                    let to = high.min(r + k + cut);
-                    let equal = 2 * r + k;
-                    // Values of rare heaps fit the table's cells.
-                    let value = values[i] as u16;
-                    let parted = context.rules.unequal && (from..to).contains(&equal);
-                    if parted {
-                        // Parts must differ: heap 2r + k has no split (r, r).
-                        steps += run(&mut rows, from, equal, from - k - r, value);
-                        steps += run(&mut rows, equal + 1, to, equal + 1 - k - r, value);
-                    } else {
-                        steps += run(&mut rows, from, to, from.saturating_sub(k + r), value);
+            let full = high - low == rows_at_once;
+            for &k in &context.rules.splits {
+                let (rare, values) = (context.rare, context.rare_values);
+                // The rare heaps that pair with every row: r + k + 1 <= low
+                // (from = low) and r + k + cut >= high (to = high). The rare
+                // heaps are in increasing order, so these are one range of
+                // them, taken in a loop of their own without the bounds of
+                // each (for 16 or 32 rows, as wide values have, those had cost
+                // about as much as the stores).
+                let whole = match (full && !context.rules.unequal, low.checked_sub(k + 1)) {
+                    (true, Some(last)) => {
+                        let first = high.saturating_sub(k + cut);
+                        rare.partition_point(|&r| (r as usize) < first)
+                            ..rare.partition_point(|&r| r as usize <= last)
                     }
-                }
-                // The usual case: every row pairs with these rare heaps,
-                // their partners `low - k - r..high - k - r` inside `old`.
-                let (rare, values) = (&rare[inner.clone()], &values[inner]);
-                steps += match rows_at_once {
-                    64 => whole_runs::<64>(&mut rows, old, (rare, values), low - k, width),
-                    32 => whole_runs::<32>(&mut rows, old, (rare, values), low - k, width),
-                    16 => whole_runs::<16>(&mut rows, old, (rare, values), low - k, width),
-                    _ => {
-                        let mut steps = 0;
-                        for (&r, &value) in rare.iter().zip(values) {
-                            let from = low - k - r as usize;
-                            steps += run(&mut rows, low, high, from, value as u16);
-                        }
-                        steps
-                    }
+                    _ => 0..0,
                 };
+                // Every rare heap but the deferred ones: the two ranges around them.
+                for kept in [0..deferred.start, deferred.end..rare.len()] {
+                    // `whole` within `kept`, empty where they do not meet.
+                    let start = whole.start.clamp(kept.start, kept.end);
+                    let inner = start..whole.end.clamp(start, kept.end);
+                    for i in (kept.start..inner.start).chain(inner.end..kept.end) {
+                        let r = rare[i] as usize;
+                        // Heap n pairs r with m - r = n - k - r: r < m and m - r < cut.
+                        let from = low.max(r + k + 1);
+                        let to = high.min(r + k + cut);
+                        let equal = 2 * r + k;
+                        // Values of rare heaps fit the table's cells.
+                        let value = values[i] as u16;
+                        let parted = context.rules.unequal && (from..to).contains(&equal);
+                        if parted {
+                            // Parts must differ: heap 2r + k has no split (r, r).
+                            steps += run(&mut rows, from, equal, from - k - r, value);
+                            steps += run(&mut rows, equal + 1, to, equal + 1 - k - r, value);
+                        } else {
+                            steps += run(&mut rows, from, to, from.saturating_sub(k + r), value);
+                        }
+                    }
+                    // The usual case: every row pairs with these rare heaps,
+                    // their partners `low - k - r..high - k - r` inside `old`.
+                    let (rare, values) = (&rare[inner.clone()], &values[inner]);
+                    steps += match rows_at_once {
+                        64 => whole_runs::<64>(&mut rows, old, (rare, values), low - k, width),
+                        32 => whole_runs::<32>(&mut rows, old, (rare, values), low - k, width),
+                        16 => whole_runs::<16>(&mut rows, old, (rare, values), low - k, width),
+                        _ => {
+                            let mut steps = 0;
+                            for (&r, &value) in rare.iter().zip(values) {
+                                let from = low - k - r as usize;
+                                steps += run(&mut rows, low, high, from, value as u16);
+                            }
+                            steps
+                        }
+                    };
+                }
             }
-        }
-        for (row, bits) in rows
-            .chunks_exact_mut(width)
-            .zip(&mut marks[low - first..high - first])
-        {
-            simd::fold_bytes(path, row, &mut bits.0);
+            for (row, bits) in rows
+                .chunks_exact_mut(width)
+                .zip(&mut marks[low - first..high - first])
+            {
+                simd::fold_bytes(path, row, &mut bits.0);
+            }
         }
         if let (Some(c), false) = (compared.as_mut(), deferred.is_empty()) {
             steps += compared::compare(
                 context,
-                low,
+                group,
                 old,
-                deferred,
-                &mut marks[low - first..high - first],
-                &mut c.limits[low - first..high - first],
+                (deferred, lanes),
+                &mut marks[group - first..group_end - first],
+                &mut c.limits[group - first..group_end - first],
                 &mut scratch,
                 (path, c.candidates),
             );

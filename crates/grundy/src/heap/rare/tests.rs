@@ -266,6 +266,24 @@ impl ParitySplit {
         }
     }
 
+    /// The greedy sum-free split that the engine would choose for `table`
+    /// (`0.007`'s kind), with its rare heaps.
+    fn sum_free(table: &[u16]) -> Self {
+        let counts = super::mask::ValueCounts::of(table.len(), |i| u32::from(table[i]));
+        let (split, odd) = super::sum_free::choose_sum_free(&counts).expect("a sum-free split");
+        let rare: Vec<u32> = (1..table.len())
+            .filter(|&i| rare_under(&split, &odd, i, u32::from(table[i])))
+            .map(|i| i as u32)
+            .collect();
+        let rare_values = rare.iter().map(|&r| u32::from(table[r as usize])).collect();
+        ParitySplit {
+            split,
+            rare,
+            rare_values,
+            odd,
+        }
+    }
+
     /// What the rare-value method needs, on the portable path.
     fn context<'a>(&'a self, rules: &'a TakeBreak) -> RareSplit<'a> {
         RareSplit {
@@ -1016,6 +1034,78 @@ fn officers_with_options_compared_with_candidates_agrees_with_marks_only() {
             let case = format!("{path}, {candidates} candidates, two threads: {two_threads}");
             assert_eq!(engine.values(), reference.values(), "{case}");
             if candidates == 4 && !two_threads {
+                assert!(engine.stats().remarked > 0, "{case}");
+            }
+        }
+    }
+}
+
+#[test]
+fn options_compared_in_words_agree_with_their_marks_below_each_limit() {
+    use super::pipeline::Compared;
+    // 0.007: a sum-free split, no byte comparison; 16-bit lanes with AVX-512.
+    let rules = TakeBreak::new(&[0, 0, 0, 7]).unwrap();
+    let cut = 40_000;
+    let mut engine = Engine::new(rules.clone());
+    let _ = engine.extend_to(cut, &mut |_| ControlFlow::Continue(()));
+    let table: Vec<u16> = engine.values().to_u32().iter().map(|&v| v as u16).collect();
+    let parts = ParitySplit::sum_free(&table);
+    assert!(parts.rare.len() > 4 * 512, "too few rare heaps to compare");
+    let common = |v: u32| !rare_under(&parts.split, &parts.odd, 0, v);
+    let old = &table[..cut];
+    let heaps = 256;
+    for path in Path::supported_paths() {
+        let context = RareSplit {
+            vector: Vector::on(path),
+            ..parts.context(&rules)
+        };
+        let mut exact = vec![Bits::<16>([0; 16]); heaps];
+        block_marks(&context, cut, old, &mut exact, path, None);
+        for candidates in [4, 12, 32] {
+            let mut marks = vec![Bits::<16>([0; 16]); heaps];
+            let mut limits = vec![0; heaps];
+            let compared = Compared {
+                limits: &mut limits,
+                last_rare: *parts.rare.last().unwrap() as usize,
+                candidates,
+            };
+            block_marks(&context, cut, old, &mut marks, path, Some(compared));
+            let some = limits.iter().any(|&l| l != u32::MAX);
+            // Only AVX-512 compares 16-bit options.
+            assert_eq!(some, path == Path::Avx512, "{path}, {candidates}");
+            for (i, ((got, want), &limit)) in marks.iter().zip(&exact).zip(&limits).enumerate() {
+                for v in 0..1024 {
+                    let bit = |b: &Bits<16>| b.0[(v / 64) as usize] >> (v % 64) & 1;
+                    let case = format!("{path}, {candidates}: heap {}, value {v}", cut + i);
+                    // Never a value no option makes; every common one below the limit.
+                    assert!(bit(got) <= bit(want), "{case}");
+                    if v < limit && common(v) {
+                        assert_eq!(bit(got), bit(want), "{case}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn sum_free_codes_with_options_compared_agree_with_marks_only() {
+    let n = 60_000;
+    let rules = TakeBreak::new(&[0, 0, 0, 7]).unwrap();
+    let mut reference = Engine::new(rules.clone());
+    reference.block_helper(false);
+    reference.compare_with(0);
+    let _ = reference.extend_to(n, &mut |_| ControlFlow::Continue(()));
+    for path in Path::supported_paths() {
+        for (candidates, two_threads) in [(4, false), (compared::CANDIDATES, false), (4, true)] {
+            let mut engine = Engine::new(rules.clone());
+            engine.set_path(path).unwrap();
+            engine.block_helper(two_threads);
+            engine.compare_with(candidates);
+            let _ = engine.extend_to(n, &mut |_| ControlFlow::Continue(()));
+            let case = format!("{path}, {candidates} candidates, two threads: {two_threads}");
+            assert_eq!(engine.values(), reference.values(), "{case}");
+            if path == Path::Avx512 && candidates == 4 && !two_threads {
                 assert!(engine.stats().remarked > 0, "{case}");
             }
         }
