@@ -19,14 +19,15 @@
 //! every value is below 512, and every partner is common. An option through
 //! a rare heap is then common, and a common value is its low byte.
 //! Elsewhere (`0.007`'s sum-free set, values past 512, rare heaps still
-//! turning up) it is in 16-bit lanes, exact for every value: half as many
-//! heaps a register. An option through a deferred rare heap that is a rare
-//! value is then not marked at all; it is one more wanted value, which the
-//! search finds among the splits as it finds the others.
+//! turning up) it is in 16-bit lanes, exact for every value, with AVX-512
+//! only (see [`deferred`]): half as many heaps a register. An option
+//! through a deferred rare heap that is a rare value is then not marked at
+//! all; it is one more wanted value, which the search finds among the
+//! splits as it finds the others.
 //!
 //! A heap's marks of common values are exact below its *limit*: the value
-//! after its last candidate (or everywhere, when it had fewer). A heap whose smallest
-//! unmarked value reaches its limit is marked again in full
+//! after its last candidate (or everywhere, when it had fewer). A heap
+//! whose smallest unmarked value reaches its limit is marked again in full
 //! ([`super::pipeline::block_value`]); with a candidate list long enough,
 //! that is a heap in some hundreds.
 
