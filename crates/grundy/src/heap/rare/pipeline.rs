@@ -197,8 +197,8 @@ fn whole_runs<const N: usize>(
 /// value `value`, whose partners are `partners` (one per row): a byte in
 /// each row, at the option's value. Without the bounds of partial runs
 /// and with the loop's length fixed, this is the bulk of the marking: the
-/// places are computed in 16-bit lanes (vector code on every path) and
-/// stored one by one. Returns how many options were marked.
+/// places are computed four at a time ([`mark_four`]) and stored one by
+/// one. Returns how many options were marked.
 #[inline(always)]
 fn whole_run<const N: usize>(rows: &mut [u8], partners: &[u16], value: u16, width: usize) -> u64 {
     let partners: &[u16; N] = partners.try_into().expect("one partner per row");
