@@ -253,17 +253,7 @@ impl ParitySplit {
             domain: false,
             shift: 0,
         };
-        let rare: Vec<u32> = (1..table.len())
-            .filter(|&i| split.class(i, u32::from(table[i])) == 0)
-            .map(|i| i as u32)
-            .collect();
-        let rare_values = rare.iter().map(|&r| u32::from(table[r as usize])).collect();
-        ParitySplit {
-            split,
-            rare,
-            rare_values,
-            odd: parity_words(mask),
-        }
+        Self::under(table, split, parity_words(mask))
     }
 
     /// The greedy sum-free split that the engine would choose for `table`
@@ -271,6 +261,11 @@ impl ParitySplit {
     fn sum_free(table: &[u16]) -> Self {
         let counts = super::mask::ValueCounts::of(table.len(), |i| u32::from(table[i]));
         let (split, odd) = super::sum_free::choose_sum_free(&counts).expect("a sum-free split");
+        Self::under(table, split, odd)
+    }
+
+    /// `split` (common values `odd`) with the rare heaps of `table`.
+    fn under(table: &[u16], split: Split, odd: Vec<u64>) -> Self {
         let rare: Vec<u32> = (1..table.len())
             .filter(|&i| rare_under(&split, &odd, i, u32::from(table[i])))
             .map(|i| i as u32)
