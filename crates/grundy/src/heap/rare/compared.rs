@@ -203,46 +203,27 @@ fn made_by_words(
         // `old` (checked above).
         return unsafe { made_words_avx512(old, runs, group, active) };
     }
-    match chunk(path, Width::Words) {
-        16 => made_words_in_chunks::<16>(old, runs, group, active),
-        _ => made_words_in_chunks::<8>(old, runs, group, active),
-    }
+    made_words_plainly(old, runs, group, active)
 }
 
-/// [`made_by_words`] without AVX-512, `C` heaps at a time (a vector
-/// register's 16-bit lanes): each candidate's lanes where an option equals
-/// it, ORed over the options while every option goes by.
-#[inline(always)]
-fn made_words_in_chunks<const C: usize>(
+/// [`made_by_words`] one option at a time, for the heaps of `active`: the
+/// reference for the AVX-512 kernel, and the code elsewhere, where
+/// [`deferred`] compares nothing in 16-bit lanes.
+fn made_words_plainly(
     old: &[u16],
     runs: &[Run],
     group: &[[u16; LANES]; AT_ONCE],
     active: u64,
 ) -> [u64; AT_ONCE] {
-    let mut made = [0u64; AT_ONCE];
-    for c in (0..LANES).step_by(C).filter(|c| active >> c & 1 != 0) {
-        let candidates: [[u16; C]; AT_ONCE] =
-            std::array::from_fn(|j| group[j][c..c + C].try_into().expect("a chunk"));
-        let mut equal = [[0u16; C]; AT_ONCE];
-        for run in runs {
-            let partners: &[u16; C] = old[run.at + c..run.at + c + C].try_into().expect("a chunk");
-            let option: [u16; C] = std::array::from_fn(|i| partners[i] ^ run.value);
-            for j in 0..AT_ONCE {
-                for i in 0..C {
-                    // All ones where equal: one comparison and one OR a lane.
-                    equal[j][i] |= u16::from(option[i] == candidates[j][i]).wrapping_neg();
-                }
-            }
-        }
-        for (made, equal) in made.iter_mut().zip(&equal) {
-            let mut bits = 0u64;
-            for (i, &e) in equal.iter().enumerate() {
-                bits |= u64::from(e != 0) << i;
-            }
-            *made |= bits << c;
-        }
-    }
-    made
+    std::array::from_fn(|j| {
+        (0..LANES)
+            .filter(|&i| active >> i & 1 != 0)
+            .filter(|&i| {
+                runs.iter()
+                    .any(|run| old[run.at + i] ^ run.value == group[j][i])
+            })
+            .fold(0u64, |bits, i| bits | 1 << i)
+    })
 }
 
 /// [`made_by_words`] with AVX-512: 32 heaps a register, each heap's
@@ -481,18 +462,6 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// Which candidates some option makes, one by one.
-    fn made_plainly(old: &[u16], runs: &[Run], group: &[[u16; LANES]; AT_ONCE]) -> [u64; AT_ONCE] {
-        std::array::from_fn(|j| {
-            (0..LANES)
-                .filter(|&i| {
-                    runs.iter()
-                        .any(|run| old[run.at + i] ^ run.value == group[j][i])
-                })
-                .fold(0u64, |bits, i| bits | 1 << i)
-        })
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
         #[test]
@@ -508,14 +477,13 @@ mod tests {
                 .collect();
             let group: [[u16; LANES]; AT_ONCE] =
                 std::array::from_fn(|j| group[j * LANES..(j + 1) * LANES].try_into().unwrap());
-            let plain = made_plainly(&old, &runs, &group);
+            let plain = made_words_plainly(&old, &runs, &group, !0);
+            // The AVX-512 kernel, where the processor has it, by halves of
+            // 32 heaps as `compare` asks.
+            let lanes = (0..2)
+                .filter(|h| active >> (32 * h) & 1 != 0)
+                .fold(0u64, |lanes, h| lanes | (u64::from(u32::MAX) << (32 * h)));
             for path in Path::supported_paths() {
-                let chunk = chunk(path, Width::Words);
-                // Whole chunks active or not, as `compare` asks.
-                let mut lanes = 0u64;
-                for c in (0..LANES).step_by(chunk).filter(|c| active >> c & 1 != 0) {
-                    lanes |= (!0u64 >> (LANES - chunk)) << c;
-                }
                 let made = made_by_words(path, &old, &runs, &group, lanes);
                 for j in 0..AT_ONCE {
                     prop_assert_eq!(made[j] & lanes, plain[j] & lanes, "{} candidate {}", path, j);
