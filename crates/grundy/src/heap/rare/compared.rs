@@ -197,6 +197,8 @@ fn made_by_words(
     for run in runs {
         assert!(run.at + LANES <= old.len(), "a whole run");
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = path;
     #[cfg(target_arch = "x86_64")]
     if path.avx512() && crate::heap::simd::available() {
         // SAFETY: the features were just checked, and every run is inside
