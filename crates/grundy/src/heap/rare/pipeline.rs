@@ -5,7 +5,7 @@
 use super::compared;
 use super::search::{confirm, decide};
 use super::single::take_marks;
-use super::{without_equal, Bits, RareSplit, Scratch, Stats, BLOCK, MAX_RARE_BOUND};
+use super::{without_equal, Bits, RareSplit, Scratch, Stats, BLOCK, BLOCK_ALONE, MAX_RARE_BOUND};
 use crate::heap::simd::{self, Path};
 
 /// Heaps of a block marked together in [`block_marks`], fewer when values
@@ -394,7 +394,8 @@ pub(super) fn pipeline<const W: usize>(
         } else {
             drop((job_queue, results));
         }
-        let first = start..(start + BLOCK).min(limit);
+        let block_len = if helper { BLOCK } else { BLOCK_ALONE };
+        let first = start..(start + block_len).min(limit);
         let (mut pre, mut pre_limits, steps) = old_marks(first, start, 0..count, true);
         stats.pair_steps += steps;
         let mut cut = start;
@@ -403,8 +404,8 @@ pub(super) fn pipeline<const W: usize>(
         // share follows whichever thread waited for the other.
         let mut share = 64usize;
         while done < limit {
-            let block = done..(done + BLOCK).min(limit);
-            let next = block.end..(block.end + BLOCK).min(limit);
+            let block = done..(done + block_len).min(limit);
+            let next = block.end..(block.end + block_len).min(limit);
             let split = count * share / 64;
             let asked = !next.is_empty()
                 && (!helper

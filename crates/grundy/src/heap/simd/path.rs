@@ -113,6 +113,7 @@ impl std::fmt::Display for Path {
 }
 
 /// Whether this processor has AVX-512F/BW (the [`Path::Avx512`] kernels).
+#[inline]
 pub fn avx512_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -126,6 +127,7 @@ pub fn avx512_available() -> bool {
 }
 
 /// Whether this processor has AVX2 (the [`Path::Avx2`] kernels).
+#[inline]
 pub fn avx2_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -140,6 +142,7 @@ pub fn avx2_available() -> bool {
 /// Whether this processor has AVX-512 VBMI2 besides F and BW (`vpcompressw`:
 /// the hits of a step packed in one instruction), and POPCNT (every
 /// processor with AVX-512 has it), for the AVX-512 search.
+#[inline]
 pub fn vbmi2_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
