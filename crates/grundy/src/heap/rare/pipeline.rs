@@ -126,9 +126,9 @@ pub(super) fn block_marks<const W: usize>(
                     // their partners `low - k - r..high - k - r` inside `old`.
                     let (rare, values) = (&rare[inner.clone()], &values[inner]);
                     steps += match rows_at_once {
-                        64 => whole_runs::<64>(&mut rows, old, (rare, values), low - k, width),
-                        32 => whole_runs::<32>(&mut rows, old, (rare, values), low - k, width),
-                        16 => whole_runs::<16>(&mut rows, old, (rare, values), low - k, width),
+                        64 => whole_runs::<64, W>(&mut rows, old, (rare, values), low - k),
+                        32 => whole_runs::<32, W>(&mut rows, old, (rare, values), low - k),
+                        16 => whole_runs::<16, W>(&mut rows, old, (rare, values), low - k),
                         _ => {
                             let mut steps = 0;
                             for (&r, &value) in rare.iter().zip(values) {
@@ -178,35 +178,54 @@ pub(super) struct Compared<'a> {
 /// partners are `old[base - r..base - r + N]`. Returns how many options
 /// were marked.
 #[inline(always)]
-fn whole_runs<const N: usize>(
+fn whole_runs<const N: usize, const W: usize>(
     rows: &mut [u8],
     old: &[u16],
     (rare, values): (&[u32], &[u32]),
     base: usize,
-    width: usize,
 ) -> u64 {
+    let rows: &mut [u8] = &mut rows[..N * 64 * W];
     for (&r, &value) in rare.iter().zip(values) {
         let at = base - r as usize;
         // Values of rare heaps fit the table's cells.
-        whole_run::<N>(rows, &old[at..at + N], value as u16, width);
+        whole_run::<N, W>(rows, &old[at..at + N], value as u16);
     }
     (N * rare.len()) as u64
 }
 
-/// The options of all `N` rows of [`block_marks`] through one rare heap of
-/// value `value`, whose partners are `partners` (one per row): a byte in
-/// each row, at the option's value. Without the bounds of partial runs
-/// and with the loop's length fixed, this is the bulk of the marking: the
-/// places are computed four at a time ([`mark_four`]) and stored one by
-/// one. Returns how many options were marked.
+/// The options of all `N` rows of [`block_marks`] (each `64 * W` bytes)
+/// through one rare heap of value `value`, whose partners are `partners`
+/// (one per row): a byte in each row, at the option's value. Without the
+/// bounds of partial runs, with the loop's length and the rows' width
+/// fixed, this is the bulk of the marking. Four options' values are
+/// computed in the 16-bit lanes of one 64-bit word, as in [`mark_four`],
+/// but each row's place is a constant of the store's address rather than
+/// added in the word.
 #[inline(always)]
-fn whole_run<const N: usize>(rows: &mut [u8], partners: &[u16], value: u16, width: usize) -> u64 {
+fn whole_run<const N: usize, const W: usize>(rows: &mut [u8], partners: &[u16], value: u16) {
+    let width = 64 * W;
     let partners: &[u16; N] = partners.try_into().expect("one partner per row");
-    let rows = &mut rows[..N * width];
+    let rows: &mut [u8] = &mut rows[..N * width];
+    let lanes = |x: u64| x * 0x0001_0001_0001_0001;
+    let (value4, top4) = (lanes(value.into()), lanes(width as u64 - 1));
+    let rows = rows.as_mut_ptr();
     for (g, four) in partners.chunks_exact(4).enumerate() {
-        mark_four(rows, four, value, (4 * g, width));
+        let x = u64::from(four[0])
+            | u64::from(four[1]) << 16
+            | u64::from(four[2]) << 32
+            | u64::from(four[3]) << 48;
+        // Each lane is below `width`.
+        let at = (x ^ value4) & top4;
+        // SAFETY: rows `4g..4g + 4` are below `N`, each lane below `width`:
+        // inside the `N * width` bytes checked above.
+        unsafe {
+            let row = rows.add(4 * g * width);
+            *row.add((at & 0xffff) as usize) = 1;
+            *row.add(width + (at >> 16 & 0xffff) as usize) = 1;
+            *row.add(2 * width + (at >> 32 & 0xffff) as usize) = 1;
+            *row.add(3 * width + (at >> 48) as usize) = 1;
+        }
     }
-    N as u64
 }
 
 /// Marks the options of rows `row..row + 4` of `rows` (each `width` bytes)
