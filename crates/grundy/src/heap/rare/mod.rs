@@ -575,7 +575,8 @@ const PARALLEL_FROM: usize = 1 << 12;
 /// the block before: with 256 rather than 512, fewer of them (0.6 at 10^6
 /// on the AVX2 path: 2.48 s against 2.86 s, medians of three alternate
 /// runs). With 128, the two threads wait on each other more often: 0.6 to
-/// 3·10^6 on two cores took 2.75–2.78 s against 2.51–2.57 s.
+/// 3·10^6 on two cores took 2.75–2.78 s against 2.51–2.57 s (Intel Xeon,
+/// family 6 model 207).
 const BLOCK: usize = 256;
 
 /// Heaps per block on one thread, which marks each block through every
@@ -584,7 +585,8 @@ const BLOCK: usize = 256;
 /// as many of them (Officers: 31 rare heaps below 128, 51 below 256).
 /// `grundy seq 0.6 --to 2000000 --json` on one core took 2.23–2.28 s
 /// against 2.45–2.47 s (avx512), 2.45–2.52 s against 2.64–2.68 s (avx2)
-/// and 3.00–3.03 s against 3.13–3.22 s (portable); 64 did no better.
+/// and 3.00–3.03 s against 3.13–3.22 s (portable), Intel Xeon, family 6
+/// model 207; 64 did no better.
 const BLOCK_ALONE: usize = 128;
 
 /// Heaps computed plainly before a split is first considered.

@@ -11,13 +11,16 @@
 use super::Wanted;
 use std::arch::x86_64::*;
 
-/// At most this many wanted values are compared one register each; with
-/// more, the set is looked up with byte shuffles ([`lookup`]).
+/// At most this many wanted values are compared one register each (up to
+/// [`MAX_WIDE_COMPARED`] where the set needs all sixteen byte tables:
+/// [`sixteen_tables`]); with more, the set is looked up with byte
+/// shuffles ([`lookup`]).
 const MAX_COMPARED: usize = 4;
 
 /// Sets with values of 2048 or more (no byte tables) are compared, one
 /// register a value, up to this many; the caller marks the first splits
 /// in bytes first ([`crate::heap::rare`]'s `confirm`), so that few are left.
+/// So are sets with values from 1024 to 2047.
 const MAX_WIDE_COMPARED: usize = 8;
 
 /// Steps of 32 splits per batch of [`lookup`]: 128 splits between two
@@ -44,7 +47,7 @@ pub unsafe fn search(
 ) -> usize {
     debug_assert!(half <= m / 2 && m <= table.len());
     while want.count > 0 && a + 15 <= half {
-        if want.count > MAX_COMPARED {
+        if want.count > MAX_COMPARED && !(want.count <= MAX_WIDE_COMPARED && sixteen_tables(want)) {
             // Byte tables of 16 bytes (128 values) each: 2, 4, 8 or 16, as
             // the largest member needs. Whole ranges of words are ORed (in
             // vector registers), not searched one by one for the last
@@ -93,7 +96,7 @@ pub unsafe fn search(
             };
             continue;
         }
-        let mut values = [0u16; MAX_COMPARED];
+        let mut values = [0u16; MAX_WIDE_COMPARED];
         let count = want.list(&mut values);
         // SAFETY (each): AVX2 is available; `a + 15 <= half` keeps the loads
         // inside the table, as in `compare`.
@@ -101,11 +104,26 @@ pub unsafe fn search(
             match count {
                 1 => compare::<1>(table, m, a, half, &values[..count], want),
                 2 => compare::<2>(table, m, a, half, &values[..count], want),
-                _ => compare::<4>(table, m, a, half, &values[..count], want),
+                3 | 4 => compare::<4>(table, m, a, half, &values[..count], want),
+                _ => compare::<MAX_WIDE_COMPARED>(table, m, a, half, &values[..count], want),
             }
         };
     }
     a
+}
+
+/// Whether `want` needs all sixteen byte tables of [`lookup`] (a member
+/// from 1024 to 2047, none from 2048). Up to [`MAX_WIDE_COMPARED`] such
+/// values are compared rather than looked up: a step of the sixteen
+/// tables' lookup (sixteen shuffles and fifteen blends for 32 splits)
+/// costs more than eight comparisons of 16 splits twice. `0.007` to
+/// 600,000 took 8.32–8.58 s against 8.45–8.46 s, to 300,000 as long
+/// (`GRUNDY_SIMD=avx2 GRUNDY_THREADS=1 taskset -c 1 octal_speed 0007 N
+/// serial`, Intel Xeon, family 6 model 207): most of the search is spent
+/// on the last one or two values.
+fn sixteen_tables(want: &Wanted) -> bool {
+    let any = |words: &[u16]| words.iter().fold(0, |acc, &w| acc | w) != 0;
+    want.groups <= 2 && any(&want.words[64..128])
 }
 
 /// [`super::fold_stamps`] with AVX2: eight stamps compared per instruction,
@@ -289,7 +307,11 @@ unsafe fn lookup<const T: usize>(
                 }
             }
             want.count = left;
-            if want.count <= MAX_COMPARED {
+            let compared = match T {
+                16 => MAX_WIDE_COMPARED,
+                _ => MAX_COMPARED,
+            };
+            if want.count <= compared {
                 return a;
             }
             tables = load(want);
