@@ -184,7 +184,6 @@ fn whole_runs<const N: usize, const W: usize>(
     (rare, values): (&[u32], &[u32]),
     base: usize,
 ) -> u64 {
-    let rows: &mut [u8] = &mut rows[..N * 64 * W];
     for (&r, &value) in rare.iter().zip(values) {
         let at = base - r as usize;
         // Values of rare heaps fit the table's cells.
@@ -198,24 +197,17 @@ fn whole_runs<const N: usize, const W: usize>(
 /// (one per row): a byte in each row, at the option's value. Without the
 /// bounds of partial runs, with the loop's length and the rows' width
 /// fixed, this is the bulk of the marking. Four options' values are
-/// computed in the 16-bit lanes of one 64-bit word, as in [`mark_four`],
-/// but each row's place is a constant of the store's address rather than
-/// added in the word.
+/// computed in the 16-bit lanes of one 64-bit word ([`values_four`]), as
+/// in [`mark_four`], but each row's place is a constant of the store's
+/// address rather than added in the word.
 #[inline(always)]
 fn whole_run<const N: usize, const W: usize>(rows: &mut [u8], partners: &[u16], value: u16) {
     let width = 64 * W;
     let partners: &[u16; N] = partners.try_into().expect("one partner per row");
     let rows: &mut [u8] = &mut rows[..N * width];
-    let lanes = |x: u64| x * 0x0001_0001_0001_0001;
-    let (value4, top4) = (lanes(value.into()), lanes(width as u64 - 1));
     let rows = rows.as_mut_ptr();
     for (g, four) in partners.chunks_exact(4).enumerate() {
-        let x = u64::from(four[0])
-            | u64::from(four[1]) << 16
-            | u64::from(four[2]) << 32
-            | u64::from(four[3]) << 48;
-        // Each lane is below `width`.
-        let at = (x ^ value4) & top4;
+        let at = values_four(four, value, width);
         // SAFETY: rows `4g..4g + 4` are below `N`, each lane below `width`:
         // inside the `N * width` bytes checked above.
         unsafe {
@@ -226,6 +218,22 @@ fn whole_run<const N: usize, const W: usize>(rows: &mut [u8], partners: &[u16], 
             *row.add(3 * width + (at >> 48) as usize) = 1;
         }
     }
+}
+
+/// 1 in each 16-bit lane of a 64-bit word.
+const LANES4: u64 = 0x0001_0001_0001_0001;
+
+/// The options through a rare heap of value `value` whose partners are
+/// `four` (four of them), each masked below `width` (a power of two), in
+/// the 16-bit lanes of one 64-bit word: the four partners read as one
+/// word, one XOR and one AND for the four.
+#[inline(always)]
+fn values_four(four: &[u16], value: u16, width: usize) -> u64 {
+    let x = u64::from(four[0])
+        | u64::from(four[1]) << 16
+        | u64::from(four[2]) << 32
+        | u64::from(four[3]) << 48;
+    (x ^ (u64::from(value) * LANES4)) & ((width as u64 - 1) * LANES4)
 }
 
 /// Marks the options of rows `row..row + 4` of `rows` (each `width` bytes)
@@ -239,16 +247,11 @@ fn whole_run<const N: usize, const W: usize>(rows: &mut [u8], partners: &[u16], 
 #[inline(always)]
 fn mark_four(rows: &mut [u8], four: &[u16], value: u16, (row, width): (usize, usize)) {
     assert!((row + 4) * width <= rows.len() && rows.len() <= 1 << 16 && four.len() == 4);
-    let lanes = |x: u64| x * 0x0001_0001_0001_0001;
-    let (w, value4, top4) = (width as u64, lanes(value.into()), lanes(width as u64 - 1));
-    let x = u64::from(four[0])
-        | u64::from(four[1]) << 16
-        | u64::from(four[2]) << 32
-        | u64::from(four[3]) << 48;
+    let w = width as u64;
     // Row `row + j` in lane `j`.
-    let place4 = lanes(row as u64 * w) + (w << 16 | (2 * w) << 32 | (3 * w) << 48);
+    let place4 = (row as u64 * w) * LANES4 + (w << 16 | (2 * w) << 32 | (3 * w) << 48);
     // Each lane is below `rows.len() <= 2^16`: no carries.
-    let at = ((x ^ value4) & top4) + place4;
+    let at = values_four(four, value, width) + place4;
     let rows = rows.as_mut_ptr();
     // SAFETY: each lane is a row `row + j < rows.len() / width` (checked above)
     // times `width` plus a value below `width`: inside `rows`.

@@ -13,7 +13,7 @@ use std::arch::x86_64::*;
 
 /// At most this many wanted values are compared one register each (up to
 /// [`MAX_WIDE_COMPARED`] where the set needs all sixteen byte tables:
-/// [`sixteen_tables`]); with more, the set is looked up with byte
+/// [`compared_up_to`]); with more, the set is looked up with byte
 /// shuffles ([`lookup`]).
 const MAX_COMPARED: usize = 4;
 
@@ -47,28 +47,17 @@ pub unsafe fn search(
 ) -> usize {
     debug_assert!(half <= m / 2 && m <= table.len());
     while want.count > 0 && a + 15 <= half {
-        if want.count > MAX_COMPARED && !(want.count <= MAX_WIDE_COMPARED && sixteen_tables(want)) {
-            // Byte tables of 16 bytes (128 values) each: 2, 4, 8 or 16, as
-            // the largest member needs. Whole ranges of words are ORed (in
-            // vector registers), not searched one by one for the last
-            // member: that search took a tenth of Officers' search here.
-            let any = |words: &[u16]| words.iter().fold(0, |acc, &w| acc | w) != 0;
-            let tables = (want.groups <= 2).then(|| {
-                let words = &want.words;
-                if any(&words[64..128]) {
-                    16
-                } else if any(&words[32..64]) {
-                    8
-                } else if any(&words[16..32]) {
-                    4
-                } else {
-                    2
-                }
-            });
+        let tables = if want.count > MAX_COMPARED {
+            byte_tables(want)
+        } else {
+            None
+        };
+        let lookups = tables.is_some() && a + 31 <= half;
+        if want.count > compared_up_to(tables) && (lookups || want.count > MAX_WIDE_COMPARED) {
             // SAFETY (each): AVX2 is available; `a + 31 <= half` keeps
             // the loads inside the table, as in `lookup`.
             a = match tables {
-                Some(t) if a + 31 <= half => unsafe {
+                Some(t) if lookups => unsafe {
                     match t {
                         2 => lookup::<2>(table, m, a, half, want),
                         4 => lookup::<4>(table, m, a, half, want),
@@ -76,15 +65,6 @@ pub unsafe fn search(
                         _ => lookup::<16>(table, m, a, half, want),
                     }
                 },
-                _ if want.count <= MAX_WIDE_COMPARED => {
-                    // Values of 2048 or more, but few: compared.
-                    let mut values = [0u16; MAX_WIDE_COMPARED];
-                    let count = want.list(&mut values);
-                    // SAFETY: as `compare` below (`a + 15 <= half`).
-                    unsafe {
-                        compare::<MAX_WIDE_COMPARED>(table, m, a, half, &values[..count], want)
-                    }
-                }
                 // Many values of 2048 or more, or the last splits before
                 // `half`: looked up in a byte a value, 16 splits a step
                 // (the plain-code probe, compiled here with AVX2). One by
@@ -96,6 +76,8 @@ pub unsafe fn search(
             };
             continue;
         }
+        // Few values (of 2048 or more, or needing sixteen tables: up to
+        // eight), or the last splits before `half`: compared.
         let mut values = [0u16; MAX_WIDE_COMPARED];
         let count = want.list(&mut values);
         // SAFETY (each): AVX2 is available; `a + 15 <= half` keeps the loads
@@ -112,18 +94,41 @@ pub unsafe fn search(
     a
 }
 
-/// Whether `want` needs all sixteen byte tables of [`lookup`] (a member
-/// from 1024 to 2047, none from 2048). Up to [`MAX_WIDE_COMPARED`] such
-/// values are compared rather than looked up: a step of the sixteen
-/// tables' lookup (sixteen shuffles and fifteen blends for 32 splits)
-/// costs more than eight comparisons of 16 splits twice. `0.007` to
-/// 600,000 took 8.32–8.58 s against 8.45–8.46 s, to 300,000 as long
-/// (`GRUNDY_SIMD=avx2 GRUNDY_THREADS=1 taskset -c 1 octal_speed 0007 N
-/// serial`, Intel Xeon, family 6 model 207): most of the search is spent
-/// on the last one or two values.
-fn sixteen_tables(want: &Wanted) -> bool {
+/// How many byte tables of 16 bytes (128 values each) [`lookup`] needs for
+/// `want`: 2, 4, 8 or 16, as its largest member needs; `None` for members
+/// of 2048 or more. Whole ranges of words are ORed (in vector registers),
+/// not searched one by one for the last member: that search took a tenth
+/// of Officers' search here.
+fn byte_tables(want: &Wanted) -> Option<usize> {
     let any = |words: &[u16]| words.iter().fold(0, |acc, &w| acc | w) != 0;
-    want.groups <= 2 && any(&want.words[64..128])
+    let words = &want.words;
+    (want.groups <= 2).then(|| {
+        if any(&words[64..128]) {
+            16
+        } else if any(&words[32..64]) {
+            8
+        } else if any(&words[16..32]) {
+            4
+        } else {
+            2
+        }
+    })
+}
+
+/// Up to how many wanted values are compared rather than looked up, given
+/// the set's [`byte_tables`]: [`MAX_COMPARED`], and [`MAX_WIDE_COMPARED`]
+/// where there are no tables or all sixteen are needed. A step of the
+/// sixteen tables' lookup (sixteen shuffles and fifteen blends for 32
+/// splits) costs more than eight comparisons of 16 splits twice. `0.007`
+/// to 600,000 took 8.32–8.58 s against 8.45–8.46 s with four, to 300,000
+/// as long (`GRUNDY_SIMD=avx2 GRUNDY_THREADS=1 taskset -c 1 octal_speed
+/// 0007 N serial`, Intel Xeon, family 6 model 207): most of the search is
+/// spent on the last one or two values.
+fn compared_up_to(tables: Option<usize>) -> usize {
+    match tables {
+        Some(16) | None => MAX_WIDE_COMPARED,
+        Some(_) => MAX_COMPARED,
+    }
 }
 
 /// [`super::fold_stamps`] with AVX2: eight stamps compared per instruction,
@@ -307,11 +312,7 @@ unsafe fn lookup<const T: usize>(
                 }
             }
             want.count = left;
-            let compared = match T {
-                16 => MAX_WIDE_COMPARED,
-                _ => MAX_COMPARED,
-            };
-            if want.count <= compared {
+            if want.count <= compared_up_to(Some(T)) {
                 return a;
             }
             tables = load(want);
